@@ -1,0 +1,27 @@
+import type { Config } from 'jest';
+
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const config: Config = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc as never },
+  testMatch: ['<rootDir>/packages/*/test/**/*.spec.ts', '<rootDir>/apps/*/test/**/*.spec.ts'],
+  moduleNameMapper: {
+    '^@typemcp/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 20000,
+};
+
+export default config;

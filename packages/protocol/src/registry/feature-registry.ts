@@ -1,0 +1,161 @@
+/**
+ * The server features the upper layers fill: tools, resources, resource templates and prompts.
+ * Lookups are map reads; list arrays are rebuilt only when something changes, and every change
+ * is reported to the listeners (the engine turns them into `list_changed` notifications).
+ */
+import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../mcp-types.js';
+import { DefinitionError } from './definition.error.js';
+import type {
+  Completers,
+  PromptHandler,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredTemplate,
+  RegisteredTool,
+  ResourceReader,
+  TemplateReader,
+  ToolHandler,
+} from './handler.types.js';
+import { UriTemplate, type UriVariables } from './uri-template.js';
+
+/** Which list changed. */
+export type FeatureKind = 'tools' | 'resources' | 'prompts';
+
+/** @publicApi */
+export class FeatureRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly resources = new Map<string, RegisteredResource>();
+  private readonly templates = new Map<string, RegisteredTemplate>();
+  private readonly prompts = new Map<string, RegisteredPrompt>();
+  private readonly listeners: ((kind: FeatureKind) => void)[] = [];
+  private version = 0;
+
+  /** Increases on every change; caches built from the registry compare against it. */
+  get revision(): number {
+    return this.version;
+  }
+
+  /** Calls `listener` after every change. */
+  onChange(listener: (kind: FeatureKind) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(kind: FeatureKind): void {
+    this.version++;
+    for (const listener of this.listeners) listener(kind);
+  }
+
+  private static unique(map: Map<string, unknown>, key: string, code: string, what: string): void {
+    if (map.has(key)) throw new DefinitionError(code, `${what} "${key}" is registered twice; give one of them another name.`);
+  }
+
+  /** Registers a tool. Names are unique. */
+  addTool(definition: ToolDefinition, handler: ToolHandler): this {
+    FeatureRegistry.unique(this.tools, definition.name, 'TYPEMCP_ERR_DUPLICATE_TOOL', 'Tool');
+    this.tools.set(definition.name, { definition, handler });
+    this.changed('tools');
+    return this;
+  }
+
+  /** Registers a static resource. URIs are unique. */
+  addResource(definition: ResourceDefinition, read: ResourceReader): this {
+    FeatureRegistry.unique(this.resources, definition.uri, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource');
+    this.resources.set(definition.uri, { definition, read });
+    this.changed('resources');
+    return this;
+  }
+
+  /** Registers a resource template (RFC 6570). Templates are unique. */
+  addResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, complete?: Completers): this {
+    FeatureRegistry.unique(this.templates, definition.uriTemplate, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource template');
+    const template = new UriTemplate(definition.uriTemplate);
+    this.templates.set(definition.uriTemplate, { definition, template, read, complete });
+    this.changed('resources');
+    return this;
+  }
+
+  /** Registers a prompt. Names are unique. */
+  addPrompt(definition: PromptDefinition, get: PromptHandler, complete?: Completers): this {
+    FeatureRegistry.unique(this.prompts, definition.name, 'TYPEMCP_ERR_DUPLICATE_PROMPT', 'Prompt');
+    this.prompts.set(definition.name, { definition, get, complete });
+    this.changed('prompts');
+    return this;
+  }
+
+  /** Removes a tool; true when it existed. */
+  removeTool(name: string): boolean {
+    return this.tools.delete(name) && (this.changed('tools'), true);
+  }
+
+  /** Removes a static resource or a template; true when it existed. */
+  removeResource(uriOrTemplate: string): boolean {
+    const removed = this.resources.delete(uriOrTemplate) || this.templates.delete(uriOrTemplate);
+    return removed && (this.changed('resources'), true);
+  }
+
+  /** Removes a prompt; true when it existed. */
+  removePrompt(name: string): boolean {
+    return this.prompts.delete(name) && (this.changed('prompts'), true);
+  }
+
+  /** The tool of that name. */
+  tool(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** The prompt of that name. */
+  prompt(name: string): RegisteredPrompt | undefined {
+    return this.prompts.get(name);
+  }
+
+  /** The static resource of that URI. */
+  resource(uri: string): RegisteredResource | undefined {
+    return this.resources.get(uri);
+  }
+
+  /** The template registered under exactly this template text. */
+  template(uriTemplate: string): RegisteredTemplate | undefined {
+    return this.templates.get(uriTemplate);
+  }
+
+  /** The first template (in registration order) matching a concrete URI, with its variables. */
+  matchTemplate(uri: string): { entry: RegisteredTemplate; variables: UriVariables } | undefined {
+    for (const entry of this.templates.values()) {
+      const variables = entry.template.match(uri);
+      if (variables) return { entry, variables };
+    }
+    return undefined;
+  }
+
+  /** Tool definitions in registration order. */
+  listTools(): ToolDefinition[] {
+    return Array.from(this.tools.values(), (t) => t.definition);
+  }
+
+  /** Static resource definitions in registration order. */
+  listResources(): ResourceDefinition[] {
+    return Array.from(this.resources.values(), (r) => r.definition);
+  }
+
+  /** Template definitions in registration order. */
+  listTemplates(): ResourceTemplateDefinition[] {
+    return Array.from(this.templates.values(), (t) => t.definition);
+  }
+
+  /** Prompt definitions in registration order. */
+  listPrompts(): PromptDefinition[] {
+    return Array.from(this.prompts.values(), (p) => p.definition);
+  }
+
+  /** How many of each kind are registered. */
+  counts(): Record<FeatureKind | 'templates', number> {
+    return { tools: this.tools.size, resources: this.resources.size, templates: this.templates.size, prompts: this.prompts.size };
+  }
+
+  /** True when any prompt or template has a completion handler. */
+  hasCompleters(): boolean {
+    for (const p of this.prompts.values()) if (p.complete) return true;
+    for (const t of this.templates.values()) if (t.complete) return true;
+    return false;
+  }
+}

@@ -1,0 +1,66 @@
+/** Handler signatures the upper layers register. Each may answer synchronously or with a promise. */
+import type { JsonObject } from '../jsonrpc/message.js';
+import type {
+  CallToolResult,
+  Completion,
+  GetPromptResult,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from '../mcp-types.js';
+import type { RequestContext } from '../server/request-context.js';
+import type { UriTemplate, UriVariables } from './uri-template.js';
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Runs a tool: `args` is the `arguments` object of `tools/call` (`{}` when absent). */
+export type ToolHandler = (args: JsonObject, ctx: RequestContext) => Awaitable<CallToolResult>;
+
+/** Reads a static resource. */
+export type ResourceReader = (uri: string, ctx: RequestContext) => Awaitable<ReadResourceResult>;
+
+/** Reads a resource matched by a template; variables are still strings here. */
+export type TemplateReader = (uri: string, variables: UriVariables, ctx: RequestContext) => Awaitable<ReadResourceResult>;
+
+/** Renders a prompt from its (string) arguments. */
+export type PromptHandler = (args: Record<string, string>, ctx: RequestContext) => Awaitable<GetPromptResult>;
+
+/** Suggests values for one argument; `context` holds the other arguments already chosen. */
+export type CompletionHandler = (
+  value: string,
+  context: Record<string, string>,
+  ctx: RequestContext,
+) => Awaitable<Completion | string[]>;
+
+/** Completion handlers keyed by argument (prompt) or variable (template) name. */
+export type Completers = Record<string, CompletionHandler>;
+
+/** A registered tool. */
+export interface RegisteredTool {
+  readonly definition: ToolDefinition;
+  readonly handler: ToolHandler;
+}
+
+/** A registered static resource. */
+export interface RegisteredResource {
+  readonly definition: ResourceDefinition;
+  readonly read: ResourceReader;
+}
+
+/** A registered resource template. */
+export interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly template: UriTemplate;
+  readonly read: TemplateReader;
+  readonly complete?: Completers;
+}
+
+/** A registered prompt. */
+export interface RegisteredPrompt {
+  readonly definition: PromptDefinition;
+  readonly get: PromptHandler;
+  readonly complete?: Completers;
+}

@@ -1,0 +1,66 @@
+/** resources/list, resources/templates/list, resources/read, resources/subscribe, resources/unsubscribe. */
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import { McpError } from '../../jsonrpc/protocol.error.js';
+import type { ReadResourceResult } from '../../mcp-types.js';
+import type { RevisionFeatures } from '../../revisions.js';
+import { requireString } from '../params.js';
+import type { ProtocolServer } from '../protocol-server.js';
+import { shapeReadResult } from '../revision-shaper.js';
+import type { MethodTable } from './method-handler.type.js';
+
+const EMPTY = Object.freeze({});
+
+export function resourceHandlers(server: ProtocolServer): MethodTable {
+  const notFound = (uri: string) => new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+
+  const exists = (uri: string) => server.registry.resource(uri) !== undefined || server.registry.matchTemplate(uri) !== undefined;
+
+  const shape = (value: ReadResourceResult, uri: string, f: RevisionFeatures): ReadResourceResult => {
+    if (value === null || typeof value !== 'object' || !Array.isArray(value.contents)) {
+      throw new TypeError(`The reader of resource ${uri} returned no "contents" array`);
+    }
+    return shapeReadResult(value, f);
+  };
+
+  return {
+    'resources/list'(params, ctx) {
+      const page = server.listPage('resources', ctx.revision, params.cursor);
+      return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
+    },
+
+    'resources/templates/list'(params, ctx) {
+      const page = server.listPage('templates', ctx.revision, params.cursor);
+      return page.nextCursor
+        ? { resourceTemplates: page.items, nextCursor: page.nextCursor }
+        : { resourceTemplates: page.items };
+    },
+
+    'resources/read'(params, ctx) {
+      const uri = requireString(params, 'uri', 'resources/read');
+      const f = ctx.revision;
+      const fixed = server.registry.resource(uri);
+      let out: ReadResourceResult | Promise<ReadResourceResult>;
+      if (fixed) {
+        out = fixed.read(uri, ctx);
+      } else {
+        const matched = server.registry.matchTemplate(uri);
+        if (!matched) throw notFound(uri);
+        out = matched.entry.read(uri, matched.variables, ctx);
+      }
+      return out instanceof Promise ? out.then((value) => shape(value, uri, f)) : shape(out, uri, f);
+    },
+
+    'resources/subscribe'(params, ctx) {
+      const uri = requireString(params, 'uri', 'resources/subscribe');
+      if (!exists(uri)) throw notFound(uri);
+      ctx.session.subscriptions.add(uri);
+      return EMPTY;
+    },
+
+    'resources/unsubscribe'(params, ctx) {
+      const uri = requireString(params, 'uri', 'resources/unsubscribe');
+      ctx.session.subscriptions.delete(uri);
+      return EMPTY;
+    },
+  };
+}

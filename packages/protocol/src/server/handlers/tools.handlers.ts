@@ -1,0 +1,60 @@
+/** tools/list and tools/call. */
+import { ErrorCode } from '../../jsonrpc/error-codes.js';
+import type { JsonObject } from '../../jsonrpc/message.js';
+import { McpError } from '../../jsonrpc/protocol.error.js';
+import type { CallToolResult } from '../../mcp-types.js';
+import type { RevisionFeatures } from '../../revisions.js';
+import { optionalObject, requireString } from '../params.js';
+import type { ProtocolServer } from '../protocol-server.js';
+import type { RequestContext } from '../request-context.js';
+import { shapeCallToolResult } from '../revision-shaper.js';
+import { ToolError } from '../tool.error.js';
+import type { MethodTable } from './method-handler.type.js';
+
+const NO_ARGS: JsonObject = Object.freeze({}) as JsonObject;
+
+export function toolHandlers(server: ProtocolServer): MethodTable {
+  const toResult = (name: string, value: unknown, f: RevisionFeatures): CallToolResult => {
+    if (value === null || typeof value !== 'object' || !Array.isArray((value as CallToolResult).content)) {
+      server.reportError(new TypeError(`Tool "${name}" returned no "content" array`), `tools/call ${name}`);
+      return { content: [{ type: 'text', text: `Tool "${name}" failed` }], isError: true };
+    }
+    return shapeCallToolResult(value as CallToolResult, f);
+  };
+
+  const toError = (name: string, error: unknown, ctx: RequestContext): CallToolResult => {
+    // Protocol errors stay protocol errors; a ToolError is shown; anything else is masked.
+    if (error instanceof McpError) throw error;
+    if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+    server.reportError(error, `tools/call ${name} (request ${JSON.stringify(ctx.id)})`);
+    return { content: [{ type: 'text', text: `Tool "${name}" failed: internal error` }], isError: true };
+  };
+
+  return {
+    'tools/list'(params, ctx) {
+      const page = server.listPage('tools', ctx.revision, params.cursor);
+      return page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items };
+    },
+
+    'tools/call'(params, ctx) {
+      const name = requireString(params, 'name', 'tools/call');
+      const tool = server.registry.tool(name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      const args = optionalObject(params, 'arguments', 'tools/call') ?? NO_ARGS;
+      const f = ctx.revision;
+      let out: unknown;
+      try {
+        out = tool.handler(args, ctx);
+      } catch (error) {
+        return toError(name, error, ctx);
+      }
+      if (out instanceof Promise) {
+        return out.then(
+          (value) => toResult(name, value, f),
+          (error) => toError(name, error, ctx),
+        );
+      }
+      return toResult(name, out, f);
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The engine: the feature registry, the method table (built once), capabilities derived from
+ * what is registered, and the sessions connected to it. Transports call `connect()` per
+ * connection and feed frames to the returned session.
+ */
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../mcp-types.js';
+import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
+import type { RevisionFeatures } from '../revisions.js';
+import type { Transport } from '../transport/transport.interface.js';
+import { completionHandlers } from './handlers/completion.handlers.js';
+import { lifecycleHandlers } from './handlers/lifecycle.handlers.js';
+import type { MethodHandler } from './handlers/method-handler.type.js';
+import { promptHandlers } from './handlers/prompts.handlers.js';
+import { resourceHandlers } from './handlers/resources.handlers.js';
+import { toolHandlers } from './handlers/tools.handlers.js';
+import { paginate, type Page } from './pagination.js';
+import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
+import { Session } from './session.js';
+
+/** @publicApi */
+export interface ProtocolServerOptions {
+  /** Name and version (and optionally title, description, icons) sent in `initialize`. */
+  serverInfo: Implementation;
+  /** Guidance for the model, sent in `initialize`. */
+  instructions?: string;
+  /** Items per page of every list (default 100). */
+  pageSize?: number;
+  /** Default timeout of server->client requests in ms (default 60 000). */
+  requestTimeoutMs?: number;
+  /** Capabilities merged over the ones derived from the registry. */
+  capabilities?: ServerCapabilities;
+  /** Where internal errors go (default: one line on stderr). Never sent to clients. */
+  onError?: (error: unknown, where: string) => void;
+  /** Called when a client sends `notifications/roots/list_changed`. */
+  onRootsChanged?: (session: Session) => void;
+}
+
+type ListKind = FeatureKind | 'templates';
+
+function defaultOnError(error: unknown, where: string): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`[typemcp] internal error in ${where}: ${detail}\n`);
+}
+
+/** @publicApi */
+export class ProtocolServer {
+  /** Tools, resources, templates and prompts; changes are announced to clients. */
+  readonly registry = new FeatureRegistry();
+  readonly serverInfo: Implementation;
+  readonly instructions?: string;
+  readonly requestTimeoutMs: number;
+  private readonly pageSize: number;
+  private readonly options: ProtocolServerOptions;
+  private readonly methods = new Map<string, MethodHandler>();
+  private readonly sessions = new Set<Session>();
+  private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
+  private capabilityCache?: { version: number; value: ServerCapabilities };
+  private readonly pendingChanges = new Set<FeatureKind>();
+
+  constructor(options: ProtocolServerOptions) {
+    this.options = options;
+    this.serverInfo = options.serverInfo;
+    this.instructions = options.instructions;
+    this.pageSize = options.pageSize ?? 100;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    for (const table of [lifecycleHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers]) {
+      for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
+    }
+    this.registry.onChange((kind) => this.scheduleListChanged(kind));
+  }
+
+  /** Adds or replaces the handler of a method (for extensions and upper layers). */
+  setMethodHandler(method: string, handler: MethodHandler): void {
+    this.methods.set(method, handler);
+  }
+
+  /** @internal */
+  methodHandler(method: string): MethodHandler | undefined {
+    return this.methods.get(method);
+  }
+
+  /** Opens a session over a transport. Feed it frames with `session.receive()`. */
+  connect(transport: Transport): Session {
+    const session = new Session(this, transport);
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** @internal Called when a session closes. */
+  detach(session: Session): void {
+    this.sessions.delete(session);
+  }
+
+  /** The sessions currently open. */
+  get openSessions(): ReadonlySet<Session> {
+    return this.sessions;
+  }
+
+  /** Capabilities from what is registered, merged with the configured ones. */
+  capabilities(): ServerCapabilities {
+    const version = this.registry.revision;
+    if (this.capabilityCache?.version === version) return this.capabilityCache.value;
+    const counts = this.registry.counts();
+    const caps: ServerCapabilities = { logging: {} };
+    if (counts.tools) caps.tools = { listChanged: true };
+    if (counts.resources || counts.templates) caps.resources = { subscribe: true, listChanged: true };
+    if (counts.prompts) caps.prompts = { listChanged: true };
+    if (this.registry.hasCompleters()) caps.completions = {};
+    const value = { ...caps, ...this.options.capabilities };
+    this.capabilityCache = { version, value };
+    return value;
+  }
+
+  /** @internal One page of a list, shaped for the revision; shaped lists are cached until the registry changes. */
+  listPage(kind: ListKind, f: RevisionFeatures, cursor: unknown): Page<unknown> {
+    const key = `${kind}:${f.revision}`;
+    const version = this.registry.revision;
+    let cached = this.listCache.get(key);
+    if (cached?.version !== version) {
+      cached = { version, items: this.buildList(kind, f) };
+      this.listCache.set(key, cached);
+    }
+    return paginate(cached.items, cursor, this.pageSize);
+  }
+
+  private buildList(kind: ListKind, f: RevisionFeatures): readonly unknown[] {
+    switch (kind) {
+      case 'tools':
+        return this.registry.listTools().map((t) => shapeTool(t, f));
+      case 'resources':
+        return this.registry.listResources().map((r) => shapeResource(r, f));
+      case 'templates':
+        return this.registry.listTemplates().map((t) => shapeResource(t, f));
+      case 'prompts':
+        return this.registry.listPrompts().map((p) => shapePrompt(p, f));
+    }
+  }
+
+  // Registering many features at start-up or in a burst sends one notification per kind.
+  private scheduleListChanged(kind: FeatureKind): void {
+    if (this.sessions.size === 0) return;
+    if (this.pendingChanges.size === 0) setImmediate(() => this.flushListChanged());
+    this.pendingChanges.add(kind);
+  }
+
+  private flushListChanged(): void {
+    for (const kind of this.pendingChanges) {
+      for (const session of this.sessions) {
+        if (session.serverCapabilities[kind]?.listChanged) session.notify(`notifications/${kind}/list_changed`);
+      }
+    }
+    this.pendingChanges.clear();
+  }
+
+  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void {
+    for (const session of this.sessions) {
+      if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
+    }
+  }
+
+  /** Sends a log message to every session whose level lets it through. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    for (const session of this.sessions) session.log(level, data, logger);
+  }
+
+  /** @internal Reports an internal error (never sent to the client). */
+  reportError(error: unknown, where: string): void {
+    (this.options.onError ?? defaultOnError)(error, where);
+  }
+
+  /** @internal */
+  emitRootsChanged(session: Session): void {
+    this.options.onRootsChanged?.(session);
+  }
+
+  /** Closes every session, giving in-flight requests `graceMs` to finish. */
+  async close(graceMs = 0): Promise<void> {
+    await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
+  }
+}
+

@@ -1,0 +1,128 @@
+/**
+ * Shapes what the engine emits for the revision a client negotiated: an older client never
+ * receives a content type, field or notification its schema lacks. Definitions and results
+ * are written for the newest revision; everything here copies only when it must remove.
+ */
+import type { JsonObject } from '../jsonrpc/message.js';
+import type {
+  Annotations,
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Implementation,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerCapabilities,
+  ToolDefinition,
+} from '../mcp-types.js';
+import type { RevisionFeatures } from '../revisions.js';
+
+function omit<T extends object>(value: T, keys: readonly string[]): T {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    if (key in value) {
+      copy ??= { ...(value as Record<string, unknown>) };
+      delete copy[key];
+    }
+  }
+  return (copy as T | undefined) ?? value;
+}
+
+/** The keys a revision lacks on definitions (tools, resources, templates, prompts, links). */
+function definitionKeys(f: RevisionFeatures): string[] {
+  const keys: string[] = [];
+  if (!f.titles) keys.push('title');
+  if (!f.contentMeta) keys.push('_meta');
+  if (!f.icons) keys.push('icons');
+  return keys;
+}
+
+function shapeAnnotations<T extends { annotations?: Annotations }>(value: T, f: RevisionFeatures): T {
+  if (f.lastModified || value.annotations?.lastModified === undefined) return value;
+  return { ...value, annotations: omit(value.annotations, ['lastModified']) };
+}
+
+function shapeContents(contents: ResourceContents, f: RevisionFeatures): ResourceContents {
+  return f.contentMeta ? contents : omit(contents, ['_meta']);
+}
+
+/** The server's identity for the revision. */
+export function shapeImplementation(impl: Implementation, f: RevisionFeatures): Implementation {
+  if (f.latest) return impl;
+  return omit(impl, f.titles ? ['icons', 'description', 'websiteUrl'] : ['title', 'icons', 'description', 'websiteUrl']);
+}
+
+/** Server capabilities for the revision (no `completions` before 2025-03-26). */
+export function shapeCapabilities(caps: ServerCapabilities, f: RevisionFeatures): ServerCapabilities {
+  return f.completionsCapability ? caps : omit(caps, ['completions']);
+}
+
+/** A tool definition for the revision. */
+export function shapeTool(tool: ToolDefinition, f: RevisionFeatures): ToolDefinition {
+  if (f.latest) return tool;
+  const keys = definitionKeys(f);
+  if (!f.toolAnnotations) keys.push('annotations');
+  if (!f.structuredOutput) keys.push('outputSchema');
+  return omit(tool, keys);
+}
+
+/** A resource definition for the revision. */
+export function shapeResource<T extends ResourceDefinition | ResourceTemplateDefinition>(res: T, f: RevisionFeatures): T {
+  if (f.latest) return res;
+  return shapeAnnotations(omit(res, definitionKeys(f)), f);
+}
+
+/** A prompt definition for the revision. */
+export function shapePrompt(prompt: PromptDefinition, f: RevisionFeatures): PromptDefinition {
+  if (f.latest) return prompt;
+  const shaped = omit(prompt, definitionKeys(f));
+  if (f.titles || !shaped.arguments?.some((a) => a.title !== undefined)) return shaped;
+  return { ...shaped, arguments: shaped.arguments.map((a) => omit(a, ['title'])) };
+}
+
+/** One content block for the revision: unknown types degrade to text. */
+export function shapeContent(block: ContentBlock, f: RevisionFeatures): ContentBlock {
+  if (f.latest) return block;
+  if (block.type === 'audio' && !f.audio) {
+    return { type: 'text', text: `[audio (${block.mimeType}) omitted: not supported by protocol revision ${f.revision}]` };
+  }
+  if (block.type === 'resource_link' && !f.resourceLinks) {
+    const label = block.title ?? block.name;
+    return { type: 'text', text: `Resource: ${label} <${block.uri}>${block.description ? ` - ${block.description}` : ''}` };
+  }
+  let shaped = shapeAnnotations(f.contentMeta ? block : omit(block, ['_meta']), f);
+  if (shaped.type === 'resource') shaped = { ...shaped, resource: shapeContents(shaped.resource, f) };
+  else if (shaped.type === 'resource_link') shaped = omit(shaped, definitionKeys(f));
+  return shaped;
+}
+
+/** A `tools/call` result for the revision: structured output also travels as text before 2025-06-18. */
+export function shapeCallToolResult(result: CallToolResult, f: RevisionFeatures): CallToolResult {
+  if (f.latest) return result;
+  const content = result.content.map((block) => shapeContent(block, f));
+  if (f.structuredOutput || result.structuredContent === undefined) return { ...result, content };
+  const json = JSON.stringify(result.structuredContent);
+  const mirrored = content.some((b) => b.type === 'text' && b.text === json);
+  const shaped = omit(result, ['structuredContent']);
+  return { ...shaped, content: mirrored ? content : [...content, { type: 'text', text: json }] };
+}
+
+/** A `resources/read` result for the revision. */
+export function shapeReadResult(result: ReadResourceResult, f: RevisionFeatures): ReadResourceResult {
+  if (f.latest || f.contentMeta) return result;
+  return { ...result, contents: result.contents.map((c) => shapeContents(c, f)) };
+}
+
+/** A `prompts/get` result for the revision. */
+export function shapeGetPromptResult(result: GetPromptResult, f: RevisionFeatures): GetPromptResult {
+  if (f.latest) return result;
+  return { ...result, messages: result.messages.map((m) => ({ ...m, content: shapeContent(m.content, f) })) };
+}
+
+/** Progress notification params for the revision (no `message` before 2025-03-26). */
+export function shapeProgress(params: JsonObject, f: RevisionFeatures): JsonObject {
+  return f.progressMessage ? params : omit(params, ['message']);
+}

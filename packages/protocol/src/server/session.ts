@@ -1,0 +1,402 @@
+/**
+ * One legacy-era connection: the negotiated revision and client capabilities, the log level,
+ * resource subscriptions, the requests in flight in both directions. It turns inbound JSON
+ * values into handler calls and guarantees one response per request.
+ */
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import {
+  classifyMessage,
+  errorMessage,
+  resultMessage,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type RequestId,
+} from '../jsonrpc/message.js';
+import { McpError } from '../jsonrpc/protocol.error.js';
+import {
+  LOGGING_LEVELS,
+  type ClientCapabilities,
+  type Implementation,
+  type LoggingLevel,
+  type ServerCapabilities,
+} from '../mcp-types.js';
+import type { RevisionFeatures } from '../revisions.js';
+import type { Transport } from '../transport/transport.interface.js';
+import type { ProtocolServer } from './protocol-server.js';
+import { RequestContext } from './request-context.js';
+import { shapeProgress } from './revision-shaper.js';
+
+/** Options for one server->client request. */
+export interface OutgoingRequestOptions {
+  /** Milliseconds before the request is cancelled and rejected (default: the server's, 60 s). */
+  timeoutMs?: number;
+  /** Cancels the request when aborted. */
+  signal?: AbortSignal;
+  /** The inbound request this one serves (lets HTTP route it onto that request's stream). */
+  relatedRequestId?: RequestId;
+}
+
+interface PendingRequest {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+}
+
+const EMPTY_PARAMS: JsonObject = Object.freeze({}) as JsonObject;
+const DEFAULT_LOG_LEVEL = LOGGING_LEVELS.indexOf('info');
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+/** Collects the responses of one JSON-RPC batch so they leave as one array. */
+class BatchCollector {
+  private readonly responses: string[] = [];
+  private pending = 0;
+
+  constructor(private readonly flush: (message: string) => void) {}
+
+  expect(): void {
+    this.pending++;
+  }
+
+  /** Adds one response; `undefined` for a request that gets none (cancelled). */
+  add(message: string | undefined): void {
+    if (message) this.responses.push(message);
+    if (--this.pending === 0 && this.responses.length) this.flush(`[${this.responses.join(',')}]`);
+  }
+
+  /** Call after the whole batch was dispatched. */
+  sealed(): void {
+    if (this.pending === 0 && this.responses.length) this.flush(`[${this.responses.join(',')}]`);
+  }
+}
+
+/** @publicApi */
+export class Session {
+  private features?: RevisionFeatures;
+  private initializedNotified = false;
+  private logLevel = DEFAULT_LOG_LEVEL;
+  private nextOutgoingId = 0;
+  private closed = false;
+  private readonly inFlight = new Map<RequestId, RequestContext>();
+  private readonly outgoing = new Map<RequestId, PendingRequest>();
+  private drainWaiters: (() => void)[] = [];
+
+  /** What the client declared in `initialize`. */
+  clientCapabilities: ClientCapabilities = {};
+  /** The client's identity from `initialize`. */
+  clientInfo?: Implementation;
+  /** What the server declared to this client (list_changed is only sent where declared). */
+  serverCapabilities: ServerCapabilities = {};
+  /** URIs this client subscribed to. */
+  readonly subscriptions = new Set<string>();
+
+  constructor(
+    readonly server: ProtocolServer,
+    private readonly transport: Transport,
+  ) {}
+
+  /** The negotiated revision's features; undefined until `initialize` succeeded. */
+  get revision(): RevisionFeatures | undefined {
+    return this.features;
+  }
+
+  /** True once the client sent `notifications/initialized`. */
+  get ready(): boolean {
+    return this.initializedNotified;
+  }
+
+  /** How many inbound requests are still being handled. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** @internal Called by the `initialize` handler. */
+  setNegotiated(
+    features: RevisionFeatures,
+    capabilities: ClientCapabilities,
+    clientInfo: Implementation | undefined,
+    serverCapabilities: ServerCapabilities,
+  ): void {
+    this.features = features;
+    this.clientCapabilities = capabilities;
+    this.clientInfo = clientInfo;
+    this.serverCapabilities = serverCapabilities;
+  }
+
+  /** @internal Called by `logging/setLevel`. */
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = LOGGING_LEVELS.indexOf(level);
+  }
+
+  /** Handles one frame of text from the transport: parses it and dispatches it. */
+  receive(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.send(errorMessage(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+      return;
+    }
+    this.receiveValue(value);
+  }
+
+  /** Handles one parsed JSON value (a message or a batch). */
+  receiveValue(value: unknown): void {
+    if (!Array.isArray(value)) {
+      this.dispatch(value, undefined);
+      return;
+    }
+    if (!this.features?.batching) {
+      const reason = this.features
+        ? `JSON-RPC batches are not supported in protocol revision ${this.features.revision}`
+        : 'JSON-RPC batches are not accepted before initialization';
+      this.send(errorMessage(null, { code: ErrorCode.InvalidRequest, message: reason }));
+      return;
+    }
+    if (value.length === 0) {
+      this.send(errorMessage(null, { code: ErrorCode.InvalidRequest, message: 'A JSON-RPC batch must not be empty' }));
+      return;
+    }
+    const batch = new BatchCollector((message) => this.send(message));
+    for (const item of value) this.dispatch(item, batch);
+    batch.sealed();
+  }
+
+  private dispatch(value: unknown, batch: BatchCollector | undefined): void {
+    const msg = classifyMessage(value);
+    switch (msg.kind) {
+      case 'request':
+        if (msg.method === 'initialize' && batch) {
+          return this.reply(batch, errorMessage(msg.id, { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' }));
+        }
+        return this.handleRequest(msg.id, msg.method, msg.params, batch);
+      case 'notification':
+        return this.handleNotification(msg.method, msg.params);
+      case 'response':
+        return this.handleResponse(msg.id, msg.result, msg.error);
+      case 'invalid':
+        return this.reply(batch, errorMessage(msg.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${msg.reason}` }));
+    }
+  }
+
+  private reply(batch: BatchCollector | undefined, message: string, related?: RequestId): void {
+    if (batch) {
+      batch.expect();
+      batch.add(message);
+    } else {
+      this.send(message, related);
+    }
+  }
+
+  private handleRequest(id: RequestId, method: string, params: unknown, batch: BatchCollector | undefined): void {
+    const handler = this.server.methodHandler(method);
+    let refusal: JsonRpcErrorObject | undefined;
+    if (this.inFlight.has(id)) {
+      refusal = { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in flight; ids must be unique` };
+    } else if (!handler) {
+      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+    } else if (!this.features && method !== 'initialize' && method !== 'ping') {
+      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
+    } else if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+      refusal = { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
+    }
+    if (refusal) return this.reply(batch, errorMessage(id, refusal), id);
+
+    const p = (params as JsonObject | undefined) ?? EMPTY_PARAMS;
+    const meta = p._meta as JsonObject | undefined;
+    const token = meta?.progressToken;
+    const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined);
+    this.inFlight.set(id, ctx);
+    batch?.expect();
+    let out: unknown;
+    try {
+      out = handler!(p, ctx);
+    } catch (error) {
+      return this.fail(ctx, error, batch);
+    }
+    if (isThenable(out)) {
+      out.then(
+        (result) => this.finish(ctx, result, batch),
+        (error) => this.fail(ctx, error, batch),
+      );
+    } else {
+      this.finish(ctx, out, batch);
+    }
+  }
+
+  private settle(ctx: RequestContext): boolean {
+    ctx.done = true;
+    if (this.inFlight.get(ctx.id) === ctx) this.inFlight.delete(ctx.id);
+    if (this.inFlight.size === 0 && this.drainWaiters.length) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
+    }
+    return !ctx.cancelled;
+  }
+
+  private finish(ctx: RequestContext, result: unknown, batch: BatchCollector | undefined): void {
+    if (!this.settle(ctx)) return void batch?.add(undefined);
+    let message: string;
+    try {
+      message = resultMessage(ctx.id, result ?? EMPTY_PARAMS);
+    } catch (error) {
+      return this.fail(ctx, error, batch);
+    }
+    if (batch) batch.add(message);
+    else this.send(message, ctx.id);
+  }
+
+  private fail(ctx: RequestContext, error: unknown, batch: BatchCollector | undefined): void {
+    if (!this.settle(ctx)) return void batch?.add(undefined);
+    let body: JsonRpcErrorObject;
+    if (error instanceof McpError) {
+      body = error.toJSON();
+    } else {
+      this.server.reportError(error, `${ctx.method} (request ${JSON.stringify(ctx.id)})`);
+      body = { code: ErrorCode.InternalError, message: 'Internal error' };
+    }
+    const message = errorMessage(ctx.id, body);
+    if (batch) batch.add(message);
+    else this.send(message, ctx.id);
+  }
+
+  private handleNotification(method: string, params: unknown): void {
+    const p = params !== null && typeof params === 'object' ? (params as JsonObject) : EMPTY_PARAMS;
+    switch (method) {
+      case 'notifications/initialized':
+        if (this.features) this.initializedNotified = true;
+        return;
+      case 'notifications/cancelled': {
+        const ctx = this.inFlight.get(p.requestId as RequestId);
+        // The initialize request cannot be cancelled (lifecycle rules).
+        if (ctx && ctx.method !== 'initialize') {
+          ctx.cancel(typeof p.reason === 'string' ? p.reason : 'Cancelled by the client');
+          this.settle(ctx);
+        }
+        return;
+      }
+      case 'notifications/roots/list_changed':
+        this.server.emitRootsChanged(this);
+        return;
+      default:
+        // Unknown notifications are ignored (JSON-RPC: never answered).
+        return;
+    }
+  }
+
+  private handleResponse(id: RequestId | null, result: unknown, error: unknown): void {
+    const pending = id === null ? undefined : this.outgoing.get(id);
+    if (!pending) return; // a response to an id we never sent: ignored
+    this.outgoing.delete(id!);
+    pending.cleanup();
+    if (error !== undefined) {
+      const e = (error ?? {}) as JsonRpcErrorObject;
+      pending.reject(new McpError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data));
+    } else {
+      pending.resolve(result);
+    }
+  }
+
+  /** Sends a request to the client; rejects on error, timeout, abort or close. */
+  request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    const id = this.nextOutgoingId++;
+    const timeoutMs = options.timeoutMs ?? this.server.requestTimeoutMs;
+    const { signal } = options;
+    return new Promise<T>((resolve, reject) => {
+      const abandon = (reason: string, err: McpError) => {
+        if (!this.outgoing.delete(id)) return;
+        cleanup();
+        this.notify('notifications/cancelled', { requestId: id, reason }, options.relatedRequestId);
+        reject(err);
+      };
+      const timer = setTimeout(
+        () => abandon('Timed out', new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const onAbort = () => abandon('Cancelled', new McpError(ErrorCode.ConnectionClosed, `${method} cancelled`));
+      const cleanup = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.outgoing.set(id, { resolve: resolve as (v: unknown) => void, reject, cleanup });
+      const message: JsonObject = { jsonrpc: '2.0', id, method };
+      if (params !== undefined) message.params = params;
+      this.send(JSON.stringify(message), options.relatedRequestId);
+    });
+  }
+
+  /** The error for a server->client request the client did not declare support for, or undefined. */
+  missingClientCapability(capability: string, method: string): McpError | undefined {
+    if (this.clientCapabilities[capability] !== undefined && this.clientCapabilities[capability] !== null) return undefined;
+    return new McpError(
+      ErrorCode.InvalidRequest,
+      `The client did not declare the "${capability}" capability, so ${method} cannot be sent to it.`,
+    );
+  }
+
+  /** Sends a notification (only after initialization). */
+  notify(method: string, params?: JsonObject, related?: RequestId): void {
+    if (!this.features || this.closed) return;
+    const message: JsonObject = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    this.send(JSON.stringify(message), related);
+  }
+
+  /** @internal Progress for a request (shaped for the revision). */
+  sendProgress(params: JsonObject, related: RequestId): void {
+    if (this.features) this.notify('notifications/progress', shapeProgress(params, this.features), related);
+  }
+
+  /** Sends `notifications/message` when `level` is at or above the client's chosen level. */
+  log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): void {
+    if (LOGGING_LEVELS.indexOf(level) < this.logLevel) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.notify('notifications/message', params, related);
+  }
+
+  private send(message: string, related?: RequestId): void {
+    if (!this.closed) this.transport.send(message, related);
+  }
+
+  /** Resolves when no inbound request is in flight. */
+  drained(): Promise<void> {
+    return this.inFlight.size === 0 ? Promise.resolve() : new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Fails every server->client request still waiting: the client can no longer answer. */
+  abandonOutgoing(reason: string): void {
+    for (const [id, pending] of this.outgoing) {
+      this.outgoing.delete(id);
+      pending.cleanup();
+      pending.reject(new McpError(ErrorCode.ConnectionClosed, reason));
+    }
+  }
+
+  /**
+   * Ends the session: waits up to `graceMs` for in-flight requests to be answered, then aborts
+   * the rest and answers each with an error, so every request still gets exactly one response.
+   */
+  async close(graceMs = 0, reason = 'Server is shutting down'): Promise<void> {
+    if (this.closed) return;
+    this.abandonOutgoing(reason);
+    if (this.inFlight.size && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.drained(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+      clearTimeout(timer);
+    }
+    for (const ctx of [...this.inFlight.values()]) {
+      ctx.cancel(reason);
+      this.settle(ctx);
+      this.send(errorMessage(ctx.id, { code: ErrorCode.ConnectionClosed, message: reason }), ctx.id);
+    }
+    this.closed = true;
+    this.server.detach(this);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to
+ * stdout; diagnostics go to stderr. Responses produced in the same turn of the event loop are
+ * written together. When stdin ends (or on SIGTERM/SIGINT) in-flight requests get `graceMs`
+ * to be answered, the rest are aborted and answered with an error, stdout is flushed, and the
+ * returned promise resolves.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { errorMessage } from '../jsonrpc/message.js';
+import type { ProtocolServer } from '../server/protocol-server.js';
+import type { Session } from '../server/session.js';
+import { LineDecoder } from './line-decoder.js';
+
+/** @publicApi */
+export interface StdioOptions {
+  /** Defaults to `process.stdin`. */
+  input?: Readable;
+  /** Defaults to `process.stdout`. */
+  output?: Writable;
+  /** Largest accepted message in bytes (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** How long in-flight requests may run after stdin closes or a signal arrives (default 5 000 ms). */
+  graceMs?: number;
+  /** Handle SIGTERM and SIGINT like the end of stdin (default true when using process streams). */
+  handleSignals?: boolean;
+}
+
+/** A running stdio connection. */
+export interface StdioConnection {
+  readonly session: Session;
+  /** Resolves once the connection has shut down and stdout is flushed. */
+  readonly closed: Promise<void>;
+  /** Starts the same shutdown as the end of stdin. */
+  close(): Promise<void>;
+}
+
+/** The default cap on one message: large enough for big tool payloads, small enough to bound memory. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Serves one MCP session over stdio. @publicApi */
+export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): StdioConnection {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const graceMs = options.graceMs ?? 5_000;
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+
+  let queue: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const text = queue.length === 1 ? queue[0] + '\n' : queue.join('\n') + '\n';
+    queue = [];
+    output.write(text);
+  };
+  const enqueue = (message: string) => {
+    queue.push(message);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+
+  const session = server.connect({ send: enqueue });
+  const decoder = new LineDecoder(maxBytes, {
+    onLine: (line) => session.receive(line),
+    // The id of a discarded message cannot be known without parsing it, so the answer has id null.
+    onOversized: (limit) =>
+      enqueue(
+        errorMessage(null, {
+          code: ErrorCode.InvalidRequest,
+          message: `Message too large: the limit is ${limit} bytes; the message was discarded`,
+        }),
+      ),
+  });
+
+  const handleSignals = options.handleSignals ?? (options.input === undefined && options.output === undefined);
+  const onData = (chunk: Buffer) => decoder.push(chunk);
+  const onSignal = () => void close();
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      input.off('data', onData);
+      if (handleSignals) {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }
+      await session.close(graceMs);
+      flush();
+      // The callback of an empty write runs once everything queued before it is written.
+      await new Promise<void>((resolve) => output.write('', () => resolve()));
+      resolveClosed();
+    })();
+    return closing;
+  }
+
+  input.on('data', onData);
+  input.once('end', () => void close());
+  input.once('error', () => void close());
+  if (handleSignals) {
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { session, closed, close };
+}
