@@ -144,9 +144,13 @@ export class ProtocolServer {
   }
 
   private flushListChanged(): void {
+    const current = this.registry.revision;
     for (const kind of this.pendingChanges) {
       for (const session of this.sessions) {
-        if (session.serverCapabilities[kind]?.listChanged) session.notify(`notifications/${kind}/list_changed`);
+        // A session initialized after the change already lists the new state.
+        if (session.registryRevisionAtInit < current && session.serverCapabilities[kind]?.listChanged) {
+          session.notify(`notifications/${kind}/list_changed`);
+        }
       }
     }
     this.pendingChanges.clear();

@@ -49,10 +49,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
-/** Collects the responses of one JSON-RPC batch so they leave as one array. */
+/** Collects the responses of one JSON-RPC batch so they leave as one array, once. */
 class BatchCollector {
   private readonly responses: string[] = [];
   private pending = 0;
+  private dispatching = true;
 
   constructor(private readonly flush: (message: string) => void) {}
 
@@ -63,12 +64,20 @@ class BatchCollector {
   /** Adds one response; `undefined` for a request that gets none (cancelled). */
   add(message: string | undefined): void {
     if (message) this.responses.push(message);
-    if (--this.pending === 0 && this.responses.length) this.flush(`[${this.responses.join(',')}]`);
+    this.pending--;
+    this.maybeFlush();
   }
 
-  /** Call after the whole batch was dispatched. */
-  sealed(): void {
-    if (this.pending === 0 && this.responses.length) this.flush(`[${this.responses.join(',')}]`);
+  /** Call after every member of the batch was dispatched. */
+  seal(): void {
+    this.dispatching = false;
+    this.maybeFlush();
+  }
+
+  private maybeFlush(): void {
+    if (this.dispatching || this.pending > 0 || this.responses.length === 0) return;
+    this.flush(`[${this.responses.join(',')}]`);
+    this.responses.length = 0;
   }
 }
 
@@ -89,6 +98,8 @@ export class Session {
   clientInfo?: Implementation;
   /** What the server declared to this client (list_changed is only sent where declared). */
   serverCapabilities: ServerCapabilities = {};
+  /** The registry revision this client's lists started from (earlier changes are not announced). */
+  registryRevisionAtInit = -1;
   /** URIs this client subscribed to. */
   readonly subscriptions = new Set<string>();
 
@@ -123,6 +134,7 @@ export class Session {
     this.clientCapabilities = capabilities;
     this.clientInfo = clientInfo;
     this.serverCapabilities = serverCapabilities;
+    this.registryRevisionAtInit = this.server.registry.revision;
   }
 
   /** @internal Called by `logging/setLevel`. */
@@ -161,7 +173,7 @@ export class Session {
     }
     const batch = new BatchCollector((message) => this.send(message));
     for (const item of value) this.dispatch(item, batch);
-    batch.sealed();
+    batch.seal();
   }
 
   private dispatch(value: unknown, batch: BatchCollector | undefined): void {
