@@ -94,16 +94,30 @@ export function shapeContent(block: ContentBlock, f: RevisionFeatures): ContentB
     return { type: 'text', text: `Resource: ${label} <${block.uri}>${block.description ? ` - ${block.description}` : ''}` };
   }
   let shaped = shapeAnnotations(f.contentMeta ? block : omit(block, ['_meta']), f);
-  if (shaped.type === 'resource') shaped = { ...shaped, resource: shapeContents(shaped.resource, f) };
-  else if (shaped.type === 'resource_link') shaped = omit(shaped, definitionKeys(f));
+  if (shaped.type === 'resource') {
+    const resource = shapeContents(shaped.resource, f);
+    if (resource !== shaped.resource) shaped = { ...shaped, resource };
+  } else if (shaped.type === 'resource_link') shaped = omit(shaped, definitionKeys(f));
   return shaped;
+}
+
+/** Content blocks for the revision; the same array when nothing had to change. */
+function shapeBlocks(blocks: ContentBlock[], f: RevisionFeatures): ContentBlock[] {
+  let out: ContentBlock[] | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const shaped = shapeContent(blocks[i], f);
+    if (shaped !== blocks[i]) (out ??= blocks.slice())[i] = shaped;
+  }
+  return out ?? blocks;
 }
 
 /** A `tools/call` result for the revision: structured output also travels as text before 2025-06-18. */
 export function shapeCallToolResult(result: CallToolResult, f: RevisionFeatures): CallToolResult {
   if (f.latest) return result;
-  const content = result.content.map((block) => shapeContent(block, f));
-  if (f.structuredOutput || result.structuredContent === undefined) return { ...result, content };
+  const content = shapeBlocks(result.content, f);
+  if (f.structuredOutput || result.structuredContent === undefined) {
+    return content === result.content ? result : { ...result, content };
+  }
   const json = JSON.stringify(result.structuredContent);
   const mirrored = content.some((b) => b.type === 'text' && b.text === json);
   const shaped = omit(result, ['structuredContent']);

@@ -45,8 +45,11 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
   const graceMs = options.graceMs ?? 5_000;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
 
+  // Responses are queued and written together: at the end of the input chunk that produced
+  // them (synchronous handlers), or on the next turn of the event loop (asynchronous ones).
   let queue: string[] = [];
   let scheduled = false;
+  let reading = false;
   const flush = () => {
     scheduled = false;
     if (queue.length === 0) return;
@@ -56,7 +59,7 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
   };
   const enqueue = (message: string) => {
     queue.push(message);
-    if (!scheduled) {
+    if (!reading && !scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
@@ -76,7 +79,15 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
   });
 
   const handleSignals = options.handleSignals ?? (options.input === undefined && options.output === undefined);
-  const onData = (chunk: Buffer) => decoder.push(chunk);
+  const onData = (chunk: Buffer) => {
+    reading = true;
+    try {
+      decoder.push(chunk);
+    } finally {
+      reading = false;
+    }
+    if (!scheduled) flush();
+  };
   const onSignal = () => void close();
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
