@@ -32,6 +32,8 @@ export interface RevisionFeatures {
   /** Icons, `Implementation.description`/`websiteUrl`, URL-mode elicitation. */
   readonly icons: boolean;
   readonly urlElicitation: boolean;
+  /** Elicitation defaults on every primitive (SEP-1034), titled and multi-select enums (SEP-1330). */
+  readonly richElicitation: boolean;
 }
 
 function features(revision: LegacyRevision): RevisionFeatures {
@@ -52,6 +54,7 @@ function features(revision: LegacyRevision): RevisionFeatures {
     lastModified: at('2025-06-18'),
     icons: at('2025-11-25'),
     urlElicitation: at('2025-11-25'),
+    richElicitation: at('2025-11-25'),
   });
 }
 

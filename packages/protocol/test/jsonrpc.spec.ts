@@ -27,6 +27,7 @@ describe('JSON-RPC envelope', () => {
     ['array params', '{"jsonrpc":"2.0","id":5,"method":"ping","params":[1]}', { id: 5, error: { code: ErrorCode.InvalidParams } }],
     ['tools/call without name', '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{}}', { id: 6, error: { code: ErrorCode.InvalidParams } }],
     ['tools/call with array arguments', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":[]}}', { id: 7, error: { code: ErrorCode.InvalidParams } }],
+    ['params nested 65 levels deep', `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":${'['.repeat(64)}${']'.repeat(64)}}}`, { id: 10, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: nested deeper than 64 levels' } }],
     ['a batch on 2025-06-18', '[{"jsonrpc":"2.0","id":8,"method":"ping"}]', { id: null, error: { code: ErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported in protocol revision 2025-06-18' } }],
   ];
 
@@ -65,6 +66,13 @@ describe('JSON-RPC envelope', () => {
     const answers = peer.received.filter((m) => m.id === 'dup');
     expect(answers).toHaveLength(2);
     expect(answers[1].result).toEqual({ content: [] });
+  });
+
+  it('accepts params nested exactly 64 levels deep', async () => {
+    const { peer } = await ready();
+    const args = `${'['.repeat(62)}${']'.repeat(62)}`;
+    peer.sendText(`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"echo","arguments":{"x":${args}}}}`);
+    expect((await peer.waitFor((m) => m.id === 11)).result).toBeDefined();
   });
 
   it('treats "1" and 1 as different ids', async () => {

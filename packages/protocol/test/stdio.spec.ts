@@ -53,6 +53,7 @@ describe('serveStdio', () => {
       });
       return { content: [{ type: 'text', text: `waited ${String(args.ms)}` }] };
     });
+    server.registry.addTool({ name: 'async', description: 'd', inputSchema: { type: 'object' } }, async () => ({ content: [] }));
     const input = new PassThrough();
     const output = new PassThrough();
     const messages: JsonObject[] = [];
@@ -90,7 +91,7 @@ describe('serveStdio', () => {
 
   it.each([
     ['synchronous', (i: number) => ({ jsonrpc: '2.0', id: i, method: 'ping' })],
-    ['asynchronous', (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'wait', arguments: { ms: 0 } } })],
+    ['asynchronous', (i: number) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'async' } })],
   ])('writes the %s responses to one input chunk with one write, newline-terminated', async (_kind, request) => {
     const { input, output, until } = start();
     await until(1);

@@ -153,6 +153,30 @@ describe('server -> client requests', () => {
     expect((await mid.peer.waitFor((m) => m.method === 'elicitation/create')).params).toEqual({ message: 'm', requestedSchema: {} });
   });
 
+  it('turns titled single-select enums into enum + enumNames and drops non-boolean defaults for 2025-06-18', async () => {
+    const { peer, calls, ready } = controllable('2025-06-18', all);
+    await ready;
+    peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hold' } });
+    const requestedSchema = {
+      type: 'object',
+      properties: {
+        pick: { type: 'string', default: 'a', oneOf: [{ const: 'a', title: 'Alpha' }, { const: 'b' }] },
+        ok: { type: 'boolean', default: true },
+        n: { type: 'integer', default: 3 },
+      },
+    };
+    void calls[0].ctx.elicit({ mode: 'form', message: 'm', requestedSchema }).catch(() => undefined);
+    const request = await peer.waitFor((m) => m.method === 'elicitation/create');
+    expect(request.params?.requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        pick: { type: 'string', enum: ['a', 'b'], enumNames: ['Alpha', 'b'] },
+        ok: { type: 'boolean', default: true },
+        n: { type: 'integer' },
+      },
+    });
+  });
+
   it('times out, rejects with -32001 and cancels the request at the client', async () => {
     const { peer, calls, ready } = controllable('2025-11-25', all, { requestTimeoutMs: 30 });
     await ready;

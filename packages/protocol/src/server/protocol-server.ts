@@ -25,6 +25,8 @@ export interface ProtocolServerOptions {
   instructions?: string;
   /** Items per page of every list (default 100). */
   pageSize?: number;
+  /** Deepest nesting of objects and arrays accepted in request params (default 64). */
+  maxDepth?: number;
   /** Default timeout of server->client requests in ms (default 60 000). */
   requestTimeoutMs?: number;
   /** Capabilities merged over the ones derived from the registry. */
@@ -49,6 +51,7 @@ export class ProtocolServer {
   readonly serverInfo: Implementation;
   readonly instructions?: string;
   readonly requestTimeoutMs: number;
+  readonly maxDepth: number;
   private readonly pageSize: number;
   private readonly options: ProtocolServerOptions;
   private readonly methods = new Map<string, MethodHandler>();
@@ -63,6 +66,7 @@ export class ProtocolServer {
     this.instructions = options.instructions;
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.maxDepth = options.maxDepth ?? 64;
     for (const table of [lifecycleHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers]) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
     }

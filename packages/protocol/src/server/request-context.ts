@@ -8,6 +8,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import type { ClientCapabilities, LoggingLevel } from '../mcp-types.js';
 import type { RevisionFeatures } from '../revisions.js';
+import { shapeElicitationSchema } from './revision-shaper.js';
 import type { OutgoingRequestOptions, Session } from './session.js';
 
 /** @publicApi */
@@ -99,8 +100,16 @@ export class RequestContext {
     if (params.mode === 'url' && !(features.urlElicitation && this.clientCapabilities.elicitation?.url)) {
       return Promise.reject(new McpError(ErrorCode.InvalidRequest, 'The client did not declare URL-mode elicitation.'));
     }
-    // Before 2025-11-25 the request has no `mode`; form is the only one.
-    const sent = features.urlElicitation || !('mode' in params) ? params : { ...params, mode: undefined };
+    // Before 2025-11-25 the request has no `mode` (form is the only one) and a plainer schema.
+    let sent = params;
+    if (!features.urlElicitation) {
+      const { mode: _mode, requestedSchema, ...rest } = params;
+      try {
+        sent = requestedSchema ? { ...rest, requestedSchema: shapeElicitationSchema(requestedSchema as JsonObject, features) } : rest;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.request<T>('elicitation/create', sent, options);
   }
 

@@ -18,6 +18,8 @@ import type {
   ServerCapabilities,
   ToolDefinition,
 } from '../mcp-types.js';
+import { ErrorCode } from '../jsonrpc/error-codes.js';
+import { McpError } from '../jsonrpc/protocol.error.js';
 import type { RevisionFeatures } from '../revisions.js';
 
 function omit<T extends object>(value: T, keys: readonly string[]): T {
@@ -134,6 +136,32 @@ export function shapeReadResult(result: ReadResourceResult, f: RevisionFeatures)
 export function shapeGetPromptResult(result: GetPromptResult, f: RevisionFeatures): GetPromptResult {
   if (f.latest) return result;
   return { ...result, messages: result.messages.map((m) => ({ ...m, content: shapeContent(m.content, f) })) };
+}
+
+/**
+ * An elicitation `requestedSchema` for the revision. Before 2025-11-25 only booleans carry a
+ * `default` (others are dropped) and titled single-select enums are `enum` + `enumNames`;
+ * multi-select has no equivalent there, so it is refused rather than silently changed.
+ */
+export function shapeElicitationSchema(schema: JsonObject, f: RevisionFeatures): JsonObject {
+  const properties = schema.properties as Record<string, JsonObject> | undefined;
+  if (f.richElicitation || !properties) return schema;
+  const shaped: Record<string, JsonObject> = {};
+  for (const [name, property] of Object.entries(properties)) {
+    if (property.type === 'array') {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Elicitation field "${name}" is a multi-select, which protocol revision ${f.revision} does not have`,
+      );
+    }
+    let p = property.type === 'boolean' ? property : omit(property, ['default']);
+    if (Array.isArray(p.oneOf)) {
+      const options = p.oneOf as { const: string; title?: string }[];
+      p = { ...omit(p, ['oneOf']), enum: options.map((o) => o.const), enumNames: options.map((o) => o.title ?? o.const) };
+    }
+    shaped[name] = p;
+  }
+  return { ...schema, properties: shaped };
 }
 
 /** Progress notification params for the revision (no `message` before 2025-03-26). */

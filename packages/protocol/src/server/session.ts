@@ -12,6 +12,7 @@ import {
   type JsonRpcErrorObject,
   type RequestId,
 } from '../jsonrpc/message.js';
+import { exceedsDepth } from '../jsonrpc/nesting-depth.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import {
   LOGGING_LEVELS,
@@ -213,6 +214,8 @@ export class Session {
       refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
     } else if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
       refusal = { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
+    } else if (exceedsDepth(params, this.server.maxDepth)) {
+      refusal = { code: ErrorCode.InvalidParams, message: `Invalid params: nested deeper than ${this.server.maxDepth} levels` };
     }
     if (refusal) return this.reply(batch, errorMessage(id, refusal), id);
 

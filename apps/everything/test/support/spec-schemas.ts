@@ -1,0 +1,365 @@
+/**
+ * Validation of server messages against the official MCP JSON schemas in ../shared/spec (beside the repository).
+ *
+ * Why "closed" variants: the official schemas are OPEN. Almost no object definition says
+ * `additionalProperties: false`, so a field that a revision does not have passes unnoticed:
+ * a `title` or `icons` on a 2024-11-05 Tool, `structuredContent` in a 2025-03-26
+ * CallToolResult, `message` in a 2024-11-05 progress notification, `description` in a
+ * 2025-06-18 serverInfo... all validate against the open schema. A client of that revision
+ * never agreed to receive them (the engine promises in revision-shaper.ts that "an older
+ * client never receives a content type, field or notification its schema lacks"), so for
+ * every definition the server emits we build a CLOSED copy: `additionalProperties: false`
+ * wherever the definition declares `properties` and says nothing about additional ones.
+ *
+ * Free-form places are never closed, because the specification makes them open on purpose:
+ * JSON Schema documents (`inputSchema`, `outputSchema`), `_meta`, `structuredContent`, `experimental`, the `logging`/`completions` capability
+ * objects, and error/log `data`. An explicit `additionalProperties` (true, {} or a schema)
+ * is always kept as the specification wrote it. (An elicitation `requestedSchema` is not
+ * free-form: each revision restricts it to a flat object of the primitive schema types it
+ * defines, StringSchema, EnumSchema..., so those are closed too.)
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+
+export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+export type Revision = (typeof REVISIONS)[number];
+
+export type JsonObject = Record<string, unknown>;
+
+/** Where the official schemas live: shared/spec beside the repository (see its README.md). */
+export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? path.resolve(__dirname, '../../../../../shared/spec');
+
+/** Definitions closed in the strict variant (those absent from a revision are skipped). */
+export const CLOSED_DEFINITIONS: readonly string[] = [
+  // JSON-RPC envelopes (top level only: `params`/`result` stay as the spec wrote them)
+  'JSONRPCRequest',
+  'JSONRPCNotification',
+  'JSONRPCResponse',
+  'JSONRPCResultResponse',
+  'JSONRPCError',
+  'JSONRPCErrorResponse',
+  'Error',
+  // results
+  'InitializeResult',
+  'ServerCapabilities',
+  'Implementation',
+  'Icon',
+  'ListToolsResult',
+  'Tool',
+  'ToolAnnotations',
+  'CallToolResult',
+  'ListResourcesResult',
+  'ListResourceTemplatesResult',
+  'Resource',
+  'ResourceTemplate',
+  'ReadResourceResult',
+  'ResourceContents',
+  'TextResourceContents',
+  'BlobResourceContents',
+  'ListPromptsResult',
+  'Prompt',
+  'PromptArgument',
+  'GetPromptResult',
+  'PromptMessage',
+  'CompleteResult',
+  // content
+  'TextContent',
+  'ImageContent',
+  'AudioContent',
+  'EmbeddedResource',
+  'ResourceLink',
+  'Annotations',
+  'Annotated',
+  // notifications the server sends (and their params objects, separate definitions in 2025-11-25)
+  'CancelledNotification',
+  'CancelledNotificationParams',
+  'ProgressNotification',
+  'ProgressNotificationParams',
+  'LoggingMessageNotification',
+  'LoggingMessageNotificationParams',
+  'ResourceUpdatedNotification',
+  'ResourceUpdatedNotificationParams',
+  'ResourceListChangedNotification',
+  'ToolListChangedNotification',
+  'PromptListChangedNotification',
+  'NotificationParams',
+  // requests the server sends
+  'PingRequest',
+  'ListRootsRequest',
+  'RequestParams',
+  'CreateMessageRequest',
+  'CreateMessageRequestParams',
+  'SamplingMessage',
+  'ModelPreferences',
+  'ModelHint',
+  'ElicitRequest',
+  'ElicitRequestFormParams',
+  'ElicitRequestURLParams',
+  // The restricted schemas an elicitation form may use: MCP types with a fixed set of keywords
+  // per revision (unlike inputSchema/outputSchema, which are arbitrary JSON Schema).
+  'StringSchema',
+  'NumberSchema',
+  'BooleanSchema',
+  'EnumSchema',
+  'UntitledSingleSelectEnumSchema',
+  'TitledSingleSelectEnumSchema',
+  'UntitledMultiSelectEnumSchema',
+  'TitledMultiSelectEnumSchema',
+  'LegacyTitledEnumSchema',
+];
+
+/** Property names whose values are free-form by specification: never closed, never descended into. */
+export const FREE_FORM_PROPERTIES: ReadonlySet<string> = new Set([
+  'inputSchema',
+  'outputSchema',
+  '_meta',
+  'structuredContent',
+  'experimental',
+  'logging',
+  'completions',
+  'data',
+  'metadata',
+]);
+
+/** The result definition of each client->server method. */
+export const RESULT_DEFINITION: Readonly<Record<string, string>> = {
+  initialize: 'InitializeResult',
+  ping: 'EmptyResult',
+  'logging/setLevel': 'EmptyResult',
+  'tools/list': 'ListToolsResult',
+  'tools/call': 'CallToolResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'completion/complete': 'CompleteResult',
+};
+
+interface Spec {
+  schema: JsonObject;
+  /** `definitions` (draft-07) or `$defs` (2020-12). */
+  defsKey: 'definitions' | '$defs';
+}
+
+const rawCache = new Map<Revision, Spec>();
+
+/** The official schema of a revision, as published. */
+export function loadSpec(revision: Revision): Spec {
+  let spec = rawCache.get(revision);
+  if (!spec) {
+    const file = path.join(SPEC_DIR, revision, 'schema.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+    const defsKey = schema.$defs ? '$defs' : 'definitions';
+    if (!schema[defsKey]) throw new Error(`${file} has neither "definitions" nor "$defs"`);
+    spec = { schema, defsKey };
+    rawCache.set(revision, spec);
+  }
+  return spec;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Closes one subschema in place: `additionalProperties: false` where it declares `properties`
+ * and no `additionalProperties`, then the same for inline subschemas of its properties (except
+ * free-form ones), `items`, `anyOf` and `oneOf`. `$ref` targets are closed (or not) by name;
+ * `allOf` is left alone (closing the parts of an intersection would reject the whole).
+ */
+function closeInPlace(node: unknown): number {
+  if (Array.isArray(node)) return node.reduce<number>((n, item) => n + closeInPlace(item), 0);
+  if (!isObject(node)) return 0;
+  let closed = 0;
+  if (isObject(node.properties)) {
+    if (!('additionalProperties' in node)) {
+      node.additionalProperties = false;
+      closed++;
+    }
+    for (const [name, sub] of Object.entries(node.properties)) {
+      if (!FREE_FORM_PROPERTIES.has(name)) closed += closeInPlace(sub);
+    }
+  }
+  for (const key of ['items', 'anyOf', 'oneOf']) closed += closeInPlace(node[key]);
+  return closed;
+}
+
+/** A closed EmptyResult: nothing but `_meta` (the official one is the open `Result`). */
+const CLOSED_EMPTY_RESULT = {
+  type: 'object',
+  properties: { _meta: { type: 'object', additionalProperties: {} } },
+  additionalProperties: false,
+};
+
+/** A deep copy of the revision's schema with the emitted definitions closed. */
+export function closedSpec(revision: Revision): Spec & { closedCount: number } {
+  const { schema, defsKey } = loadSpec(revision);
+  const copy = structuredClone(schema);
+  const defs = copy[defsKey] as Record<string, JsonObject>;
+  let closedCount = 0;
+  for (const name of CLOSED_DEFINITIONS) {
+    if (defs[name]) closedCount += closeInPlace(defs[name]);
+  }
+  defs.EmptyResult = structuredClone(CLOSED_EMPTY_RESULT);
+  return { schema: copy, defsKey, closedCount };
+}
+
+export type Variant = 'open' | 'closed';
+
+interface Compiled {
+  ajv: Ajv;
+  key: string;
+  defsKey: string;
+  defs: Record<string, JsonObject>;
+  validators: Map<string, ValidateFunction>;
+}
+
+const compiled = new Map<string, Compiled>();
+
+function compiledFor(revision: Revision, variant: Variant): Compiled {
+  const cacheKey = `${revision}:${variant}`;
+  let entry = compiled.get(cacheKey);
+  if (!entry) {
+    const { schema, defsKey } = variant === 'closed' ? closedSpec(revision) : loadSpec(revision);
+    const options = { strict: false, allErrors: true, validateFormats: false };
+    // 2025-11-25 is JSON Schema 2020-12; the older revisions are draft-07.
+    const ajv = defsKey === '$defs' ? new Ajv2020(options) : new Ajv(options);
+    const key = `mcp-${revision}-${variant}.json`;
+    ajv.addSchema(schema, key);
+    entry = { ajv, key, defsKey, defs: schema[defsKey] as Record<string, JsonObject>, validators: new Map() };
+    compiled.set(cacheKey, entry);
+  }
+  return entry;
+}
+
+/** True when the revision's schema has that definition. */
+export function hasDefinition(revision: Revision, name: string): boolean {
+  const { schema, defsKey } = loadSpec(revision);
+  return name in (schema[defsKey] as JsonObject);
+}
+
+/** The raw (open) definition, for inspection. */
+export function definition(revision: Revision, name: string): JsonObject {
+  const { schema, defsKey } = loadSpec(revision);
+  const def = (schema[defsKey] as Record<string, JsonObject>)[name];
+  if (!def) throw new Error(`${revision} has no definition "${name}"`);
+  return def;
+}
+
+/** Validates `value` against one definition; returns the ajv errors, or [] when valid. */
+export function validateAgainst(revision: Revision, name: string, value: unknown, variant: Variant = 'closed'): ErrorObject[] {
+  const c = compiledFor(revision, variant);
+  let validate = c.validators.get(name);
+  if (!validate) {
+    if (!c.defs[name]) throw new Error(`${revision} has no definition "${name}"`);
+    validate = c.ajv.compile({ $ref: `${c.key}#/${c.defsKey}/${name}` });
+    c.validators.set(name, validate);
+  }
+  return validate(value) ? [] : [...(validate.errors ?? [])];
+}
+
+/** One message on the wire, in the order it was seen. */
+export interface WireEntry {
+  seq: number;
+  /** ms since the session started */
+  at: number;
+  direction: 'client->server' | 'server->client';
+  message: JsonObject;
+}
+
+export interface TrafficFailure {
+  seq: number;
+  check: string;
+  message: JsonObject;
+  errors: unknown;
+}
+
+export interface TrafficReport {
+  /** server->client messages checked */
+  checked: number;
+  /** how many values were validated against each definition */
+  byDefinition: Record<string, number>;
+  failures: TrafficFailure[];
+}
+
+/** Picks the definition names that differ between revisions. */
+function envelopeNames(revision: Revision) {
+  const has = (n: string) => hasDefinition(revision, n);
+  return {
+    result: has('JSONRPCResultResponse') ? 'JSONRPCResultResponse' : 'JSONRPCResponse',
+    error: has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError',
+    // Before 2025-11-25 the ServerRequest/ServerNotification members are {method, params}
+    // without the JSON-RPC envelope; from 2025-11-25 on they include jsonrpc (and id).
+    membersIncludeEnvelope: 'jsonrpc' in ((definition(revision, 'PingRequest').properties as JsonObject | undefined) ?? {}),
+  };
+}
+
+function withoutEnvelope(message: JsonObject): JsonObject {
+  const { jsonrpc: _jsonrpc, id: _id, ...rest } = message;
+  return rest;
+}
+
+/**
+ * Validates every server->client message of a recorded session against the CLOSED schema of
+ * the revision: responses by the result definition of the method of the request with that id,
+ * error responses as JSON-RPC errors, notifications as ServerNotification, requests as
+ * ServerRequest (each also inside its closed JSON-RPC envelope).
+ */
+export function validateServerTraffic(revision: Revision, wire: readonly WireEntry[]): TrafficReport {
+  const names = envelopeNames(revision);
+  const methodOf = new Map<string, string>();
+  const report: TrafficReport = { checked: 0, byDefinition: {}, failures: [] };
+  const check = (entry: WireEntry, def: string, value: unknown, label = def) => {
+    report.byDefinition[def] = (report.byDefinition[def] ?? 0) + 1;
+    const errors = validateAgainst(revision, def, value, 'closed');
+    if (errors.length) report.failures.push({ seq: entry.seq, check: label, message: entry.message, errors });
+  };
+
+  for (const entry of wire) {
+    const msg = entry.message;
+    if (entry.direction === 'client->server') {
+      if (typeof msg.method === 'string' && 'id' in msg) methodOf.set(JSON.stringify(msg.id), msg.method);
+      continue;
+    }
+    report.checked++;
+    const member = names.membersIncludeEnvelope ? msg : withoutEnvelope(msg);
+    if (typeof msg.method === 'string' && 'id' in msg) {
+      check(entry, 'JSONRPCRequest', msg);
+      check(entry, 'ServerRequest', member, `ServerRequest (${msg.method})`);
+    } else if (typeof msg.method === 'string') {
+      check(entry, 'JSONRPCNotification', msg);
+      check(entry, 'ServerNotification', member, `ServerNotification (${msg.method})`);
+    } else if ('result' in msg) {
+      check(entry, names.result, msg);
+      const method = methodOf.get(JSON.stringify(msg.id));
+      const def = method ? RESULT_DEFINITION[method] : undefined;
+      if (!method) {
+        report.failures.push({ seq: entry.seq, check: 'response to a request id the client never sent', message: msg, errors: [] });
+      } else if (!def) {
+        report.failures.push({ seq: entry.seq, check: `no result definition known for ${method}`, message: msg, errors: [] });
+      } else {
+        check(entry, def, msg.result, `${def} (${method})`);
+      }
+    } else if ('error' in msg) {
+      check(entry, names.error, msg);
+    } else {
+      report.failures.push({ seq: entry.seq, check: 'not a request, notification or response', message: msg, errors: [] });
+    }
+  }
+  return report;
+}
+
+/** A readable rendering of failures for assertion messages. */
+export function describeFailures(failures: readonly TrafficFailure[]): string[] {
+  return failures.map((f) => {
+    const errors = Array.isArray(f.errors)
+      ? (f.errors as ErrorObject[]).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('\n    ')
+      : String(f.errors);
+    return `#${f.seq} ${f.check}\n  message: ${JSON.stringify(f.message).slice(0, 1500)}\n  errors:\n    ${errors}`;
+  });
+}
