@@ -332,6 +332,8 @@ export class Session {
         () => abandon('Timed out', new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`)),
         timeoutMs,
       );
+      // The connection, not a pending request, keeps a process alive.
+      timer.unref();
       const onAbort = () => abandon('Cancelled', new McpError(ErrorCode.ConnectionClosed, `${method} cancelled`));
       const cleanup = () => {
         clearTimeout(timer);

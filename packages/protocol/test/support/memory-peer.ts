@@ -80,11 +80,19 @@ export class MemoryPeer {
   }
 }
 
-/** A server with the given options and a fresh peer on it. */
+const servers: ProtocolServer[] = [];
+
+/** A server with the given options and a fresh peer on it; closed after the test. */
 export function serverAndPeer(options: Partial<ProtocolServerOptions> = {}): { server: ProtocolServer; peer: MemoryPeer } {
   const server = new ProtocolServer({ serverInfo: { name: 'test', version: '1.0.0' }, onError: () => undefined, ...options });
+  servers.push(server);
   return { server, peer: new MemoryPeer(server) };
 }
+
+// Pending work and server->client requests must not outlive their test.
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
 
 /** Resolves after the current macrotask queue (lets setImmediate-scheduled work run). */
 export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
