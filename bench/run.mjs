@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioClient } from './lib/client.mjs';
 import { runSeq, runPipe, runBig } from './lib/scenarios.mjs';
 import { median } from './lib/stats.mjs';
-import { resultsTable, perRoundTable, machineLine, writeReadmeResults } from './lib/report.mjs';
+import { pairedTable, resultsTable, perRoundTable, machineLine, writeReadmeResults } from './lib/report.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
@@ -164,10 +164,22 @@ const rows = active
 
 const table = resultsTable(rows, cfg.depth);
 const raw = active.find((s) => s.name === 'raw');
+const paired = raw?.rounds.length
+  ? active
+      .filter((s) => s !== raw && s.rounds.length === raw.rounds.length)
+      .map((s) => ({
+        name: s.name,
+        seq: median(s.rounds.map((r, i) => r.seq.callsPerSec / raw.rounds[i].seq.callsPerSec)),
+        pipe: median(s.rounds.map((r, i) => r.pipe.callsPerSec / raw.rounds[i].pipe.callsPerSec)),
+        big8: median(s.rounds.map((r, i) => r.big8 / raw.rounds[i].big8)),
+      }))
+  : [];
+const pairs = paired.length ? pairedTable(paired, cfg.depth) : '';
 const rawTable = raw?.rounds.length ? perRoundTable(raw.rounds, cfg.depth) : '';
 const failureLines = [...failures].map(([name, msg]) => `- **${name} FAILED**: ${msg}`).join('\n');
 
 console.log(`\n## Results (median over ${cfg.rounds} round(s))\n\n${table}`);
+if (pairs) console.log(`\nmedian of per-round ratios (same round):\n\n${pairs}`);
 if (rawTable) console.log(`\nraw baseline per round:\n\n${rawTable}`);
 if (failureLines) console.log(`\n${failureLines}`);
 
@@ -181,6 +193,10 @@ if (opts.write && !opts.quick && rows.length > 0) {
     `- Servers: ${active.map((s) => s.name).join(', ')}`,
     '',
     table,
+    '',
+    'Median of per-round ratios (each server against raw in the same round):',
+    '',
+    pairs,
     '',
     'Raw baseline, per round:',
     '',

@@ -28,6 +28,20 @@ export function resultsTable(rows, depth) {
   return lines.join('\n');
 }
 
+/**
+ * Paired ratios: in each round, server ÷ raw measured minutes apart on the same machine state;
+ * the median of those per-round ratios resists drift between rounds better than a ratio of medians.
+ * paired: [{ name, seq, pipe, big8 }] (medians of per-round ratios).
+ */
+export function pairedTable(paired, depth) {
+  const lines = [
+    `| server | seq ratio (paired) | pipe${depth} ratio (paired) | 8 MiB ratio (paired, ms / raw ms) |`,
+    '| --- | ---: | ---: | ---: |',
+  ];
+  for (const r of paired) lines.push(`| ${r.name} | ${fmtRatio(r.seq)} | ${fmtRatio(r.pipe)} | ${fmtRatio(r.big8)} |`);
+  return lines.join('\n');
+}
+
 /** perRound: [{ seq, pipe, big1, big8 }] for one server, one entry per round. */
 export function perRoundTable(perRound, depth) {
   const lines = [

@@ -5,21 +5,32 @@
 import { ToolError, type JsonObject } from '@typemcp/protocol';
 
 type Kind = 'string' | 'number' | 'integer';
+type Rule = Kind | `${Kind}?`;
 
-/** Returns `args` typed as T after checking each listed field; failures become a ToolError naming the field. */
-export function checkArgs<T>(args: JsonObject, spec: Record<string, Kind | `${Kind}?`>): T {
-  const problems: string[] = [];
-  for (const [field, rule] of Object.entries(spec)) {
-    const optional = rule.endsWith('?');
+const isKind: Record<Kind, (value: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  integer: (v) => Number.isInteger(v),
+};
+
+/**
+ * Compiles a check of the listed fields; the returned function gives `args` typed as T, or throws
+ * a ToolError naming each failing field. Compiled once per tool, run per call.
+ */
+export function argsChecker<T>(spec: Record<string, Rule>): (args: JsonObject) => T {
+  const rules = Object.entries(spec).map(([field, rule]) => {
     const kind = rule.replace('?', '') as Kind;
-    const value = args[field];
-    if (value === undefined) {
-      if (!optional) problems.push(`"${field}" is required`);
-      continue;
+    return { field, optional: rule.endsWith('?'), test: isKind[kind], expected: kind === 'integer' ? 'an integer' : `a ${kind}` };
+  });
+  return (args) => {
+    let problems: string[] | undefined;
+    for (const { field, optional, test, expected } of rules) {
+      const value = args[field];
+      if (value === undefined ? !optional : !test(value)) {
+        (problems ??= []).push(value === undefined ? `"${field}" is required` : `"${field}" must be ${expected}`);
+      }
     }
-    const ok = kind === 'integer' ? Number.isInteger(value) : typeof value === kind && (kind !== 'number' || Number.isFinite(value));
-    if (!ok) problems.push(`"${field}" must be ${kind === 'integer' ? 'an integer' : `a ${kind}`}`);
-  }
-  if (problems.length) throw new ToolError(`Invalid arguments: ${problems.join('; ')}`);
-  return args as T;
+    if (problems) throw new ToolError(`Invalid arguments: ${problems.join('; ')}`);
+    return args as T;
+  };
 }

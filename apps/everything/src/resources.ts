@@ -1,7 +1,9 @@
 /** Resources, templates and prompts of the everything server (conformance fixture names). */
 import type { ProtocolServer } from '@typemcp/protocol';
-import { checkArgs } from './args.js';
+import { argsChecker } from './args.js';
 import { TEST_IMAGE_BASE64 } from './fixtures.js';
+
+const updateArgs = argsChecker<{ text?: string }>({ text: 'string?' });
 
 /** Registers the resources and the resource template. */
 export function registerResources(server: ProtocolServer): void {
@@ -66,7 +68,7 @@ export function registerResources(server: ProtocolServer): void {
       inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
     },
     (args) => {
-      const { text } = checkArgs<{ text?: string }>(args, { text: 'string?' });
+      const { text } = updateArgs(args);
       watched = text ?? `Watched resource content (revision ${++revision})`;
       server.notifyResourceUpdated('test://watched-resource');
       return { content: [{ type: 'text', text: 'updated' }] };

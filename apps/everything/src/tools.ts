@@ -1,7 +1,12 @@
 /** The tools of the everything server: the conformance suite's fixtures plus `add` (benchmarks) and a few extras. */
 import { ToolError, type CallToolResult, type JsonObject, type ProtocolServer } from '@typemcp/protocol';
-import { checkArgs } from './args.js';
+import { argsChecker } from './args.js';
 import { NO_INPUT, sleep, TEST_AUDIO_BASE64, TEST_IMAGE_BASE64 } from './fixtures.js';
+
+const addArgs = argsChecker<{ a: number; b: number }>({ a: 'number', b: 'number' });
+const promptArgs = argsChecker<{ prompt: string }>({ prompt: 'string' });
+const messageArgs = argsChecker<{ message: string }>({ message: 'string' });
+const durationMsArgs = argsChecker<{ durationMs?: number }>({ durationMs: 'integer?' });
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -95,7 +100,7 @@ export function registerTools(server: ProtocolServer): void {
       icons: [{ src: 'data:image/png;base64,' + TEST_IMAGE_BASE64, mimeType: 'image/png', sizes: ['1x1'] }],
     },
     (args) => {
-      const { a, b } = checkArgs<{ a: number; b: number }>(args, { a: 'number', b: 'number' });
+      const { a, b } = addArgs(args);
       return text(String(a + b));
     },
   );
@@ -197,7 +202,7 @@ export function registerTools(server: ProtocolServer): void {
       },
     },
     async (args, ctx) => {
-      const { prompt } = checkArgs<{ prompt: string }>(args, { prompt: 'string' });
+      const { prompt } = promptArgs(args);
       const result = await ctx.sample<{ content?: { type: string; text?: string } }>({
         messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
         maxTokens: 100,
@@ -217,7 +222,7 @@ export function registerTools(server: ProtocolServer): void {
       },
     },
     async (args, ctx) => {
-      const { message } = checkArgs<{ message: string }>(args, { message: 'string' });
+      const { message } = messageArgs(args);
       const result = await ctx.elicit<ElicitResult>({
         mode: 'form',
         message,
@@ -317,7 +322,7 @@ export function registerTools(server: ProtocolServer): void {
       },
     },
     async (args, ctx) => {
-      const { durationMs = 10_000 } = checkArgs<{ durationMs?: number }>(args, { durationMs: 'integer?' });
+      const { durationMs = 10_000 } = durationMsArgs(args);
       if (durationMs < 0 || durationMs > 60_000) throw new ToolError('"durationMs" must be between 0 and 60000');
       for (let elapsed = 0; elapsed < durationMs; elapsed += 100) {
         ctx.progress(elapsed, durationMs);

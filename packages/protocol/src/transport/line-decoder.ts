@@ -61,19 +61,18 @@ export class LineDecoder {
       this.discarding = false;
       return;
     }
-    let line: Buffer;
-    if (this.parts.length === 0) {
-      line = chunk.subarray(start, end);
-    } else {
+    let line = chunk;
+    if (this.parts.length) {
       this.parts.push(chunk.subarray(start, end));
       line = Buffer.concat(this.parts, this.size + end - start);
       this.parts = [];
       this.size = 0;
+      start = 0;
+      end = line.length;
     }
-    if (line.length > this.maxMessageBytes) return this.events.onOversized(this.maxMessageBytes);
-    let length = line.length;
-    if (length && line[length - 1] === 0x0d) length--;
-    if (length === 0) return;
-    this.events.onLine(line.toString('utf8', 0, length));
+    if (end - start > this.maxMessageBytes) return this.events.onOversized(this.maxMessageBytes);
+    if (end > start && line[end - 1] === 0x0d) end--;
+    // Decoding straight from the chunk avoids a Buffer view per message.
+    if (end > start) this.events.onLine(line.toString('utf8', start, end));
   }
 }
