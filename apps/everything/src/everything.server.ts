@@ -1,21 +1,18 @@
-/** Builds the everything server: one ProtocolServer with every tool, resource and prompt registered. */
-import { ProtocolServer } from '@typemcp/protocol';
-import { registerPrompts, registerResources } from './resources.js';
-import { registerTools } from './tools.js';
+/** Builds the everything server from its decorated services. */
+import { createServer, type TypeMcpServer } from '@typemcp/core';
+import { ClientRequestsService } from './services/client-requests.service.js';
+import { ContentToolsService } from './services/content-tools.service.js';
+import { ExtrasService } from './services/extras.service.js';
+import { PromptsService, ResourcesService } from './services/resources.service.js';
 
-/** A fresh everything server. */
-export function createEverythingServer(): ProtocolServer {
-  const server = new ProtocolServer({
-    serverInfo: {
-      name: 'typemcp-everything',
-      title: 'TypeMCP Everything',
-      version: '0.1.0',
-      description: 'Every MCP feature under the conformance suite fixture names',
-    },
+/** A fresh everything server (DynamicToolService is added at run time by test_toggle_dynamic_tool). */
+export function createEverythingServer(): TypeMcpServer {
+  return createServer({
+    name: 'typemcp-everything',
+    title: 'TypeMCP Everything',
+    version: '0.1.0',
+    description: 'Every MCP feature under the conformance suite fixture names',
     instructions: 'A test server: every tool, resource and prompt of the MCP conformance suite, plus `add`.',
+    services: [ExtrasService, ContentToolsService, ClientRequestsService, ResourcesService, PromptsService],
   });
-  registerTools(server);
-  registerResources(server);
-  registerPrompts(server);
-  return server;
 }

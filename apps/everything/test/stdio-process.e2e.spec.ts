@@ -53,7 +53,10 @@ describe('everything server over stdio: hostile input', () => {
 
   it('rejects an arguments type error as a tool error naming the field', async () => {
     const response = await child.request('bad-add', 'tools/call', { name: 'add', arguments: { a: 'one', b: 2 } });
-    expect(response.result).toEqual({ content: [{ type: 'text', text: 'Invalid arguments: "a" must be a number' }], isError: true });
+    expect(response.result).toEqual({
+      content: [{ type: 'text', text: 'Invalid arguments: a must be a number conforming to the specified constraints' }],
+      isError: true,
+    });
   });
 
   it('answers a message over the 16 MiB cap with a clear error and keeps serving', async () => {

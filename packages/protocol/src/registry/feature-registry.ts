@@ -154,8 +154,9 @@ export class FeatureRegistry {
 
   /** True when any prompt or template has a completion handler. */
   hasCompleters(): boolean {
-    for (const p of this.prompts.values()) if (p.complete) return true;
-    for (const t of this.templates.values()) if (t.complete) return true;
+    const has = (c?: Completers) => c !== undefined && Object.keys(c).length > 0;
+    for (const p of this.prompts.values()) if (has(p.complete)) return true;
+    for (const t of this.templates.values()) if (has(t.complete)) return true;
     return false;
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * Turns the decorator records of one service class into definitions: names, JSON Schemas,
+ * prompt arguments and invocation plans, checked for the mistakes a developer can make.
+ * Runs once per class at start-up; nothing here runs per request.
+ */
+import { UriTemplate, type JsonObject, type PromptArgument } from '@typemcp/protocol';
+import { Context } from '../context/context.js';
+import { missingDescription, missingParamTypes, notAService, unreflectableParameter } from '../errors/definition-errors.js';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import type { MetadataStorage } from '../metadata/metadata-storage.js';
+import type { DtoSchemaFactory } from '../schema/index.js';
+import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
+
+const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
+
+/** Drops keys whose value is undefined, so definitions carry only what was declared. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function invocation(target: ClassType, method: string, paramTypes: unknown[], rawInput = false): Invocation {
+  const fn = (target.prototype as Record<string, (...args: unknown[]) => unknown>)[method];
+  const arity = Math.max(paramTypes.length, fn.length);
+  if (arity > 0 && paramTypes.length === 0) throw missingParamTypes(target, method);
+  const plan: Invocation = { method, arity, contextIndexes: [], origin: `${target.name}.${method}` };
+  paramTypes.forEach((type, index) => {
+    if (type === Context) plan.contextIndexes.push(index);
+    else if (rawInput && !plan.input && type === Object) plan.input = { type: Object as ClassType, index, raw: true };
+    else if (!plan.input && typeof type === 'function' && !NOT_DTO.has(type)) plan.input = { type: type as ClassType, index };
+    else throw unreflectableParameter(target, method, index, type);
+  });
+  return plan;
+}
+
+function promptArguments(schema: JsonObject): PromptArgument[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) =>
+    compact({
+      name,
+      title: property.title as string | undefined,
+      description: property.description as string | undefined,
+      required: required.has(name),
+    }),
+  );
+}
+
+/** Builds the definitions of one `@McpService()` class. */
+export function buildServiceDefinition(target: ClassType, storage: MetadataStorage, schemas: DtoSchemaFactory): ServiceDefinition {
+  if (storage.classOf(target)?.kind !== 'service') throw notAService(target);
+  const emptyInput = { type: 'object' as const, properties: {} };
+
+  const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
+    if (!options?.description) throw missingDescription('Tool', target, method);
+    const { output, inputSchema, ...rest } = options;
+    const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
+    return {
+      definition: compact({
+        ...rest,
+        name: options.name ?? method,
+        inputSchema: inputSchema ?? (plan.input ? schemas.forClass(plan.input.type) : emptyInput),
+        outputSchema: output ? schemas.forClass(output) : undefined,
+      }),
+      invocation: plan,
+      output,
+    };
+  });
+
+  const resources = storage.membersOf(storage.resources, target).map(({ method, paramTypes, uri, options }) => {
+    const template = UriTemplate.isTemplate(uri);
+    const { size, ...base } = compact({ ...options, name: options.name ?? method });
+    return {
+      definition: template ? { ...base, uriTemplate: uri } : compact({ ...base, uri, size }),
+      template,
+      invocation: invocation(target, method, paramTypes),
+    };
+  });
+
+  const prompts = storage.membersOf(storage.prompts, target).map(({ method, paramTypes, options }) => {
+    if (!options?.description) throw missingDescription('Prompt', target, method);
+    const plan = invocation(target, method, paramTypes);
+    const args = plan.input ? promptArguments(schemas.forClass(plan.input.type)) : undefined;
+    return { definition: compact({ ...options, name: options.name ?? method, arguments: args?.length ? args : undefined }), invocation: plan };
+  });
+
+  const completions = storage.membersOf(storage.completes, target).map(({ method, options }) => ({
+    options,
+    invocation: { method, arity: 3, contextIndexes: [2], origin: `${target.name}.${method}` },
+  }));
+
+  return { target, tools, resources, prompts, completions };
+}

@@ -1,0 +1,47 @@
+/** What the builder makes of one service class, once, at start-up. */
+import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@typemcp/protocol';
+import type { ClassType, CompleteOptions } from '../metadata/metadata-args.interface.js';
+
+/** How to call a decorated method: where its input DTO and its Context go. */
+export interface Invocation {
+  method: string;
+  /** Number of declared parameters. */
+  arity: number;
+  /** The input DTO class and its parameter index, if the method takes one (`raw`: plain JSON, no DTO). */
+  input?: { type: ClassType; index: number; raw?: boolean };
+  /** Indexes of parameters typed `Context`. */
+  contextIndexes: number[];
+  /** `Class.method`, for messages. */
+  origin: string;
+}
+
+export interface BuiltTool {
+  definition: ToolDefinition;
+  invocation: Invocation;
+  output?: ClassType;
+}
+
+export interface BuiltResource {
+  definition: ResourceDefinition | ResourceTemplateDefinition;
+  template: boolean;
+  invocation: Invocation;
+}
+
+export interface BuiltPrompt {
+  definition: PromptDefinition;
+  invocation: Invocation;
+}
+
+export interface BuiltCompletion {
+  options: CompleteOptions;
+  invocation: Invocation;
+}
+
+/** Every MCP feature one service class declares. */
+export interface ServiceDefinition {
+  target: ClassType;
+  tools: BuiltTool[];
+  resources: BuiltResource[];
+  prompts: BuiltPrompt[];
+  completions: BuiltCompletion[];
+}

@@ -1,0 +1,137 @@
+/**
+ * Binds built definitions to the engine's registry: each handler converts and validates its
+ * input, calls the method on the instance the container gave, and normalises the result.
+ * Returns a function that unbinds everything it registered.
+ */
+import {
+  ErrorCode,
+  McpError,
+  ToolError,
+  type Completers,
+  type Completion,
+  type FeatureRegistry,
+  type RequestContext,
+  type ResourceTemplateDefinition,
+  type ResourceDefinition,
+} from '@typemcp/protocol';
+import { toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
+import { Context } from '../context/context.js';
+import { toDto } from '../pipeline/argument-pipeline.js';
+import type { DtoSchemaFactory } from '../schema/index.js';
+import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
+
+type Method = (...args: unknown[]) => unknown;
+
+/** Completion handlers by target (`prompt:<name>` or `resource:<template>`), shared across services. */
+export type CompletionTable = Map<string, Completers>;
+
+/** `prompt:<name>` or `resource:<template>`. */
+export const completionKey = (kind: 'prompt' | 'resource', name: string) => `${kind}:${name}`;
+
+function completersFor(table: CompletionTable, key: string): Completers {
+  let completers = table.get(key);
+  if (!completers) table.set(key, (completers = {}));
+  return completers;
+}
+
+/** Calls `plan.method` with the input and Context placed where the method declared them. */
+function caller(instance: object, plan: Invocation, schemas: DtoSchemaFactory) {
+  const method = (instance as Record<string, Method>)[plan.method].bind(instance);
+  const { input, contextIndexes, arity } = plan;
+  return (dto: unknown, rc: RequestContext): unknown => {
+    if (arity === 0) return method();
+    const args = new Array<unknown>(arity);
+    if (input) args[input.index] = dto;
+    if (contextIndexes.length) {
+      const ctx = new Context(rc, schemas);
+      for (const i of contextIndexes) args[i] = ctx;
+    }
+    return method(...args);
+  };
+}
+
+/** Registers every feature of one service instance; returns the undo. */
+export function bindService(
+  def: ServiceDefinition,
+  instance: object,
+  registry: FeatureRegistry,
+  completions: CompletionTable,
+  schemas: DtoSchemaFactory,
+): () => void {
+  const undo: (() => void)[] = [];
+
+  for (const tool of def.tools) {
+    const call = caller(instance, tool.invocation, schemas);
+    const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
+    const hasOutput = tool.output !== undefined;
+    registry.addTool(tool.definition, async (args, rc) => {
+      let dto: unknown = args;
+      if (input) {
+        const checked = await toDto(input, args);
+        if (!checked.ok) throw new ToolError(`Invalid arguments: ${checked.problems.join('; ')}`);
+        dto = checked.value;
+      }
+      return toCallToolResult(await call(dto, rc), hasOutput);
+    });
+    undo.push(() => registry.removeTool(tool.definition.name));
+  }
+
+  for (const resource of def.resources) {
+    const call = caller(instance, resource.invocation, schemas);
+    const { mimeType } = resource.definition;
+    if (resource.template) {
+      const definition = resource.definition as ResourceTemplateDefinition;
+      const params = resource.invocation.input?.type;
+      registry.addResourceTemplate(
+        definition,
+        async (uri, variables, rc) => {
+          let dto: unknown = variables;
+          if (params) {
+            const checked = await toDto(params, variables, true);
+            if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${uri}: ${checked.problems.join('; ')}`);
+            dto = checked.value;
+          }
+          return toReadResourceResult(await call(dto, rc), uri, mimeType);
+        },
+        completersFor(completions, completionKey('resource', definition.uriTemplate)),
+      );
+      undo.push(() => registry.removeResource(definition.uriTemplate));
+    } else {
+      const definition = resource.definition as ResourceDefinition;
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await call(undefined, rc), uri, mimeType));
+      undo.push(() => registry.removeResource(definition.uri));
+    }
+  }
+
+  for (const prompt of def.prompts) {
+    const call = caller(instance, prompt.invocation, schemas);
+    const input = prompt.invocation.input?.type;
+    const { name, description } = prompt.definition;
+    registry.addPrompt(
+      prompt.definition,
+      async (args, rc) => {
+        let dto: unknown;
+        if (input) {
+          const checked = await toDto(input, args, true);
+          if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${name}": ${checked.problems.join('; ')}`);
+          dto = checked.value;
+        }
+        return toGetPromptResult(await call(dto, rc), description);
+      },
+      completersFor(completions, completionKey('prompt', name)),
+    );
+    undo.push(() => registry.removePrompt(name));
+  }
+
+  for (const completion of def.completions) {
+    const method = (instance as Record<string, Method>)[completion.invocation.method].bind(instance);
+    const { options } = completion;
+    const key = 'prompt' in options ? completionKey('prompt', options.prompt) : completionKey('resource', options.resource);
+    const completers = completersFor(completions, key);
+    completers[options.argument] = (value, context, rc) =>
+      method(value, context, new Context(rc, schemas)) as Completion | string[] | Promise<Completion | string[]>;
+    undo.push(() => delete completers[options.argument]);
+  }
+
+  return () => undo.forEach((u) => u());
+}

@@ -1,0 +1,142 @@
+/**
+ * What a tool, resource or prompt method receives when it declares a parameter of type
+ * `Context`: the request's signal, progress, logging, the client's identity and capabilities,
+ * the negotiated revision, and questions to the client (elicit, sample, roots).
+ */
+import {
+  ErrorCode,
+  McpError,
+  ToolError,
+  type ClientCapabilities,
+  type Implementation,
+  type JsonObject,
+  type LoggingLevel,
+  type OutgoingRequestOptions,
+  type RequestContext,
+} from '@typemcp/protocol';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { toDto } from '../pipeline/argument-pipeline.js';
+import type { DtoSchemaFactory } from '../schema/index.js';
+
+/** Sends `notifications/message` at one level; filtered by the client's `logging/setLevel`. */
+export type LogMethod = (data: unknown, logger?: string) => void;
+
+/** One method per syslog level. */
+export type ContextLogger = Record<LoggingLevel, LogMethod>;
+
+/** The answer to {@link Context.elicit}. */
+export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+
+/** A client root. */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+/**
+ * Elicitation forms take flat properties with one primitive `type`: an optional DTO field's
+ * `[T, 'null']` (or `anyOf` with null) becomes plain T; not answering is how a user leaves it empty.
+ */
+function elicitationForm(schema: JsonObject): JsonObject {
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, JsonObject>).map(([name, p]) => {
+      if (Array.isArray(p.type)) return [name, { ...p, type: (p.type as string[]).find((t) => t !== 'null') }];
+      if (Array.isArray(p.anyOf)) {
+        const rest = (p.anyOf as JsonObject[]).filter((alt) => alt.type !== 'null');
+        if (rest.length === 1) {
+          const { anyOf: _anyOf, ...own } = p;
+          return [name, { ...own, ...rest[0] }];
+        }
+      }
+      return [name, p];
+    }),
+  );
+  return { ...schema, properties };
+}
+
+const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** @publicApi */
+export class Context {
+  private logger?: ContextLogger;
+
+  /** @internal Built by TypeMCP for each request. */
+  constructor(
+    /** The engine's request context (advanced use). */
+    readonly request: RequestContext,
+    private readonly schemas: DtoSchemaFactory,
+  ) {}
+
+  /** Aborted when the client cancels the request or the connection closes. */
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** The JSON-RPC id of the request. */
+  get requestId(): string | number {
+    return this.request.id;
+  }
+
+  /** The protocol revision the client negotiated, e.g. `2025-06-18`. */
+  get revision(): string {
+    return this.request.revision.revision;
+  }
+
+  /** The client's name and version from `initialize`. */
+  get clientInfo(): Implementation | undefined {
+    return this.request.session.clientInfo;
+  }
+
+  /** The capabilities the client declared. */
+  get clientCapabilities(): ClientCapabilities {
+    return this.request.clientCapabilities;
+  }
+
+  /** Logs to the client (`notifications/message`), e.g. `ctx.log.info('Indexed 20 notes')`. */
+  get log(): ContextLogger {
+    if (!this.logger) {
+      const logger = {} as ContextLogger;
+      for (const level of LEVELS) logger[level] = (data, name) => this.request.log(level, data, name);
+      this.logger = logger;
+    }
+    return this.logger;
+  }
+
+  /**
+   * Reports progress when the client asked for it (a `progressToken`); values must increase.
+   * Returns false when nothing was sent.
+   */
+  progress(progress: number, total?: number, message?: string): boolean {
+    return this.request.progress(progress, total, message);
+  }
+
+  /**
+   * Asks the user for input. Pass a DTO class (its schema becomes the form; an accepted answer
+   * is validated and returned as an instance) or a raw `requestedSchema` object.
+   */
+  async elicit<T = JsonObject>(message: string, form: ClassType<T> | JsonObject, options?: OutgoingRequestOptions): Promise<ElicitResult<T>> {
+    const dto = typeof form === 'function' ? (form as ClassType<T>) : undefined;
+    const requestedSchema = dto ? elicitationForm(this.schemas.forClass(dto)) : (form as JsonObject);
+    const answer = await this.request.elicit<{ action: string; content?: JsonObject }>({ mode: 'form', message, requestedSchema }, options);
+    if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
+    if (!dto) return { action: 'accept', content: (answer.content ?? {}) as T };
+    const checked = await toDto(dto, answer.content ?? {});
+    if (!checked.ok) throw new ToolError(`The answer to "${message}" is invalid: ${checked.problems.join('; ')}`);
+    return { action: 'accept', content: checked.value };
+  }
+
+  /** Asks the client's model (`sampling/createMessage`); a string becomes one user message. */
+  sample(request: string | JsonObject, options: OutgoingRequestOptions & { maxTokens?: number } = {}): Promise<JsonObject> {
+    const { maxTokens = 1024, ...rest } = options;
+    const params =
+      typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens } : request;
+    return this.request.sample(params, rest);
+  }
+
+  /** The client's roots (`roots/list`). */
+  async roots(options?: OutgoingRequestOptions): Promise<Root[]> {
+    const result = await this.request.roots<{ roots?: unknown }>(options);
+    if (!Array.isArray(result.roots)) throw new McpError(ErrorCode.InvalidParams, 'The client answered roots/list without a roots array');
+    return result.roots as Root[];
+  }
+}

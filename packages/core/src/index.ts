@@ -1,0 +1,31 @@
+/**
+ * @typemcp/core: write MCP servers as decorated service classes. Decorators record metadata,
+ * createServer() builds definitions once (JSON Schemas from class-validator DTOs), resolves
+ * services through a DI container, and serves them on the @typemcp/protocol engine.
+ */
+import 'reflect-metadata';
+
+export { Complete } from './decorators/complete.decorator.js';
+export { Description } from './decorators/description.decorator.js';
+export { Injectable } from './decorators/injectable.decorator.js';
+export { McpService } from './decorators/mcp-service.decorator.js';
+export { Prompt } from './decorators/prompt.decorator.js';
+export { Resource } from './decorators/resource.decorator.js';
+export { Tool } from './decorators/tool.decorator.js';
+export type {
+  ClassType,
+  CompleteOptions,
+  PromptOptions,
+  ResourceOptions,
+  ToolOptions,
+} from './metadata/metadata-args.interface.js';
+export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
+export { Context, type ContextLogger, type ElicitResult, type LogMethod, type Root } from './context/context.js';
+export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
+export type { ContainerAdapter } from './di/container-adapter.interface.js';
+export { TypediContainer } from './di/typedi.container.js';
+export { DtoSchemaFactory, type DtoSchemaOptions } from './schema/index.js';
+export { createServer, TypeMcpServer, type ListenOptions } from './server/create-server.js';
+export type { Provider, ServerOptions } from './server/server-options.interface.js';
+export { DefinitionError, ErrorCode, McpError, ToolError } from '@typemcp/protocol';
+export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

@@ -1,0 +1,96 @@
+/** The plain records decorators leave in the MetadataStorage. Nothing here is computed. */
+import type { Icon, JsonObject, ToolAnnotations, Annotations } from '@typemcp/protocol';
+
+/** A class constructor. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ClassType<T = unknown> = new (...args: any[]) => T;
+
+/** `@McpService()` or `@Injectable()` on a class. */
+export interface ClassMetadataArgs {
+  target: ClassType;
+  kind: 'service' | 'injectable';
+}
+
+/** What every member decorator records. */
+interface MemberMetadataArgs {
+  target: ClassType;
+  method: string;
+  /** `design:paramtypes` of the method, read when decorated. */
+  paramTypes: unknown[];
+}
+
+/** Options of `@Tool`. */
+export interface ToolOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** Required: clients and the conformance suite expect one. */
+  description: string;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  /** A class-validator DTO describing the structured result: gives `outputSchema` and `structuredContent`. */
+  output?: ClassType;
+  /**
+   * A raw JSON Schema for the input, sent untouched (for schemas a DTO cannot express). The
+   * method's input parameter (typed `Record<string, unknown>`) then receives the arguments as
+   * plain JSON, unvalidated.
+   */
+  inputSchema?: JsonObject & { type: 'object' };
+}
+
+/** `@Tool` on a method. */
+export interface ToolMetadataArgs extends MemberMetadataArgs {
+  options: ToolOptions;
+}
+
+/** Options of `@Resource`. */
+export interface ResourceOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+/** `@Resource(uri)` on a method: a plain URI or an RFC 6570 template. */
+export interface ResourceMetadataArgs extends MemberMetadataArgs {
+  uri: string;
+  options: ResourceOptions;
+}
+
+/** Options of `@Prompt`. */
+export interface PromptOptions {
+  /** Defaults to the method name. */
+  name?: string;
+  title?: string;
+  description: string;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+/** `@Prompt` on a method. */
+export interface PromptMetadataArgs extends MemberMetadataArgs {
+  options: PromptOptions;
+}
+
+/** Which argument `@Complete` completes: a prompt's argument or a resource template's variable. */
+export type CompleteOptions = { prompt: string; argument: string } | { resource: string; argument: string };
+
+/** `@Complete` on a method. */
+export interface CompleteMetadataArgs extends MemberMetadataArgs {
+  options: CompleteOptions;
+}
+
+/** `@Description` on a DTO property. */
+export interface DescriptionMetadataArgs {
+  target: ClassType;
+  property: string;
+  description: string;
+  /** A short display name (JSON Schema `title`; prompt argument `title` from 2025-06-18). */
+  title?: string;
+}

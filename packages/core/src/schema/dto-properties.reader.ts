@@ -1,0 +1,85 @@
+/**
+ * What class-validator itself does with each DTO property when the value is absent or null,
+ * read from its metadata (not from the generated schema), plus defaults and descriptions.
+ */
+import 'reflect-metadata';
+import { getMetadataStorage as getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } from 'class-validator';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { undecoratedProperty } from './schema.errors.js';
+
+/** One class-validator metadata record. */
+export type ValidationMeta = ReturnType<ReturnType<typeof getValidatorStorage>['getTargetValidationMetadatas']>[number];
+
+/** How one property behaves under `validate()`. */
+export interface PropertyFacts {
+  /** Absent input is refused. */
+  required: boolean;
+  /** `null` skips every validator (`@IsOptional()`). */
+  nullable: boolean;
+  description?: string;
+  title?: string;
+  /** The property initialiser's value, as JSON; the key is absent when there is none. */
+  default?: unknown;
+}
+
+// Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
+const CHECKS = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
+
+/** The class-validator metadata of `dto`, inherited records included. */
+export function validationMetadataOf(dto: ClassType): ValidationMeta[] {
+  return getValidatorStorage().getTargetValidationMetadatas(dto, '', true, false);
+}
+
+function initialValues(dto: ClassType): Map<string, unknown> {
+  let instance: object;
+  try {
+    instance = new dto() as object;
+  } catch {
+    return new Map(); // a constructor that needs arguments: no defaults to show
+  }
+  return new Map(Object.entries(instance ?? {}).filter(([, value]) => typeof value !== 'function'));
+}
+
+function asJson(value: unknown): { value: unknown } | undefined {
+  if (value === undefined || value instanceof Date) return undefined; // a Date default is "now", not a constant
+  try {
+    return { value: JSON.parse(JSON.stringify(value)) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Facts for every validated property of `dto`. Throws `TYPEMCP_ERR_UNDECORATED_PROPERTY` for a
+ * property we can see (a `@Description`, or an own field of `new dto()`) that class-validator
+ * cannot. A property with neither, and no decorator, emits no metadata and (with
+ * `useDefineForClassFields: false`) no field either: it cannot be detected at run time.
+ */
+export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
+  const byProperty = getValidatorStorage().groupByPropertyName(metas);
+  const initial = initialValues(dto);
+  for (const property of initial.keys()) {
+    if (!byProperty[property]) throw undecoratedProperty(dto, property, initial.get(property) === undefined ? 'a class field' : 'an initial value');
+  }
+  const storage = getMetadataStorage();
+  for (const { property } of storage.membersOf(storage.descriptions, dto)) {
+    if (!byProperty[property]) throw undecoratedProperty(dto, property, 'a @Description');
+  }
+  const facts = new Map<string, PropertyFacts>();
+  for (const [property, list] of Object.entries(byProperty)) {
+    const conditional = list.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    const initialValue = asJson(initial.get(property));
+    // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
+    const checked = list.some((m) => CHECKS.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
+    const fact: PropertyFacts = {
+      required: conditional.length === 0 && !initialValue && checked,
+      nullable: conditional.some((m) => m.name === IS_OPTIONAL),
+      description: storage.descriptionOf(dto, property),
+      title: storage.describedAs(dto, property)?.title,
+    };
+    if (initialValue) fact.default = initialValue.value;
+    facts.set(property, fact);
+  }
+  return facts;
+}

@@ -1,0 +1,90 @@
+/**
+ * DTO class -> JSON Schema. class-validator-jsonschema does the conversion; this factory fixes
+ * what it gets wrong (see the converters and the normaliser), makes each schema self-contained
+ * and caches it.
+ */
+import 'reflect-metadata';
+import type { JsonObject } from '@typemcp/protocol';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from '../pipeline/validation-options.js';
+import { readDtoProperties, validationMetadataOf } from './dto-properties.reader.js';
+import { acceptNull, settleTypes } from './schema-normaliser.js';
+import { DtoRefs, inlineRefs, reachableDefs, recursiveDefs, renameRefs } from './schema-refs.js';
+import { deepFreeze, type Schema } from './schema-walk.js';
+import { conflictingTypes, untypedNested } from './schema.errors.js';
+import { StockSchemas } from './stock-schemas.js';
+
+/** Options of {@link DtoSchemaFactory}. @publicApi */
+export interface DtoSchemaOptions {
+  /** Inline every $ref (non-recursive DTOs) instead of emitting $defs, for clients known to drop $defs. Default false. */
+  inlineRefs?: boolean;
+}
+
+/** A JSON Schema for a DTO: always an object schema. @publicApi */
+export type DtoSchema = JsonObject & { type: 'object' };
+
+/**
+ * Builds the JSON Schema (2020-12 keywords, no `$schema` key: MCP 2025-11-25 defaults to
+ * 2020-12 and older clients dislike the key) that matches what class-validator accepts for a DTO.
+ * @publicApi
+ */
+export class DtoSchemaFactory {
+  private readonly refs = new DtoRefs();
+  private readonly stock = new StockSchemas(this.refs);
+  private readonly classSchemas = new Map<ClassType, Schema>();
+  private readonly results = new Map<ClassType, DtoSchema>();
+
+  constructor(private readonly options: DtoSchemaOptions = {}) {}
+
+  /**
+   * A self-contained JSON Schema with `type: 'object'` for a DTO class: every $ref resolves inside
+   * it (`#/$defs/<Name>`), arrays always carry `items`. Built once per class and cached; the
+   * result is frozen and shared, so copy it before changing it.
+   * @throws DefinitionError for DTO mistakes (`TYPEMCP_ERR_UNDECORATED_PROPERTY`, ...).
+   */
+  forClass(dto: ClassType): DtoSchema {
+    const cached = this.results.get(dto);
+    if (cached) return cached;
+    const root = this.classSchema(dto);
+    const all = reachableDefs(root, (id) => this.classSchema(this.refs.classOf(id)));
+    let schema = root;
+    let defs = all;
+    if (this.options.inlineRefs && all.size > 0) {
+      schema = inlineRefs(root, all, recursiveDefs(all));
+      defs = reachableDefs(schema, (id) => all.get(id) ?? {});
+    }
+    const named = renameRefs(defs.size > 0 ? { ...schema, $defs: Object.fromEntries(defs) } : schema, this.refs.names(defs.keys()));
+    const result = deepFreeze(named) as DtoSchema;
+    this.results.set(dto, result);
+    return result;
+  }
+
+  /** The schema of one class on its own: nested DTOs stay `$ref`s to internal ids. */
+  private classSchema(dto: ClassType): Schema {
+    const cached = this.classSchemas.get(dto);
+    if (cached) return cached;
+    const { properties: stockProperties, required: stockRequired, $schema: _dialect, type: _type, ...rest } = this.stock.of(dto);
+    const untyped = this.stock.untypedPropertyOf(dto);
+    if (untyped !== undefined && !TRANSFORM_OPTIONS.enableImplicitConversion) throw untypedNested(dto, untyped);
+    const facts = readDtoProperties(dto, validationMetadataOf(dto));
+    const properties: Schema = {};
+    const required: string[] = [];
+    for (const [name, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
+      const fact = facts.get(name);
+      let property = settleTypes(stock, (types) => {
+        throw conflictingTypes(dto, name, types);
+      });
+      if (fact?.nullable) property = acceptNull(property);
+      if (fact?.title !== undefined) property = { ...property, title: fact.title };
+      if (fact?.description !== undefined) property = { ...property, description: fact.description };
+      if (fact && 'default' in fact) property = { ...property, default: fact.default };
+      properties[name] = property;
+      if (fact ? fact.required : Array.isArray(stockRequired) && stockRequired.includes(name)) required.push(name);
+    }
+    const schema: Schema = { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    // Unknown properties are stripped (accepted) by default; only refuse them if validation does.
+    if (VALIDATOR_OPTIONS.whitelist && VALIDATOR_OPTIONS.forbidNonWhitelisted) schema.additionalProperties = false;
+    this.classSchemas.set(dto, schema);
+    return schema;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The converters handed to class-validator-jsonschema: its defaults, with the ones it gets wrong
+ * replaced, and every result's `type` moved into a marker that the normaliser settles later.
+ */
+import 'reflect-metadata';
+import { IS_DATE_STRING, IS_EMPTY, IS_ENUM, IS_IN, IS_IP, IS_ISO8601, IS_NOT_EMPTY, IS_URL, MATCHES, ValidationTypes } from 'class-validator';
+import type { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+// Not re-exported from the package root; needed to wrap (not rewrite) the stock converters.
+import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { classTransformerStorage } from './class-transformer-storage.js';
+import { enumSchema, enumValues } from './enum-values.js';
+import { CONDITIONAL_TYPE_MARK, TYPE_MARK } from './schema-normaliser.js';
+import type { Schema } from './schema-walk.js';
+
+type CvjsOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
+/** The converter table class-validator-jsonschema accepts. */
+export type SchemaConverters = NonNullable<CvjsOptions['additionalConverters']>;
+type Converter = SchemaConverters[string];
+type Meta = Parameters<Extract<Converter, (...args: never[]) => unknown>>[0];
+
+/** What the converters report while the pass runs. */
+export interface ConversionRecorder {
+  /** Every class whose metadata went through a converter. */
+  seen(target: ClassType): void;
+  /** The definition id a `$ref` to `target` uses (the factory names definitions per schema later). */
+  refOf(target: ClassType): string;
+  /** `@ValidateNested()` without class-transformer's `@Type(() => X)`. */
+  untyped(target: ClassType, property: string): void;
+}
+
+// Classes that are values, not DTOs: nested validation of these cannot be described by a $ref.
+const NOT_DTOS = new Set<unknown>([String, Number, Boolean, Symbol, BigInt, Object, Array, Date, Map, Set, Promise, Function]);
+
+const designType = (meta: Meta): unknown => Reflect.getMetadata('design:type', (meta.target as ClassType).prototype, meta.propertyName);
+
+function primitiveOf(type: unknown): Schema {
+  if (type === String) return { type: 'string' };
+  if (type === Number) return { type: 'number' };
+  if (type === Boolean) return { type: 'boolean' };
+  if (type === Array) return { type: 'array', items: {} };
+  return {};
+}
+
+function overrides(recorder: ConversionRecorder, refPrefix: string): Record<string, Converter> {
+  return {
+    // Stock: `enum: Object.values(E), type: 'string'`, i.e. reverse-mapping names in, numbers out.
+    [IS_ENUM]: (meta) => enumSchema(enumValues(meta.constraints[0] as Record<string, unknown>)),
+    // Stock: no schema at all when the values mix types.
+    [IS_IN]: (meta) => enumSchema(meta.constraints[0] as unknown[]),
+    // Stock: `format: 'url'` (not a JSON Schema format) and a date-time regex without anchors.
+    [IS_URL]: { type: 'string', format: 'uri' },
+    [IS_ISO8601]: { type: 'string', format: 'date-time' },
+    [IS_DATE_STRING]: { type: 'string', format: 'date-time' },
+    // Stock: an OpenAPI `nullable` (unknown to JSON Schema) and `type: 'string'` for a check
+    // that accepts any non-empty value.
+    [IS_EMPTY]: { enum: ['', null] },
+    [IS_NOT_EMPTY]: { not: { enum: ['', null] } },
+    // Stock: reads `.source`, so `@Matches('^a+$')` (a string) loses its pattern.
+    [MATCHES]: (meta) => {
+      const pattern = meta.constraints[0] as RegExp | string;
+      return { type: 'string', pattern: pattern instanceof RegExp ? pattern.source : pattern };
+    },
+    // Stock: `@IsIP()` (either version) becomes ipv4 only.
+    [IS_IP]: (meta) => {
+      const version = String(meta.constraints[0] ?? '');
+      if (version === '4' || version === '6') return { type: 'string', format: `ipv${version}` };
+      return { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] };
+    },
+    // Stock: any class from `design:type` becomes a $ref, so arrays give `$ref: Array`.
+    [ValidationTypes.CUSTOM_VALIDATION]: (meta) => primitiveOf(designType(meta)),
+    [ValidationTypes.NESTED_VALIDATION]: (meta) => {
+      const target = meta.target as ClassType;
+      const typeMeta = classTransformerStorage.findTypeMetadata(target, meta.propertyName);
+      if (!typeMeta) recorder.untyped(target, meta.propertyName);
+      let child: unknown;
+      try {
+        child = typeMeta ? typeMeta.typeFunction() : designType(meta);
+      } catch {
+        child = undefined; // a @Type function that needs the value being transformed (discriminators)
+      }
+      let item: Schema = {};
+      if (typeof child === 'function' && !NOT_DTOS.has(child)) {
+        item = { $ref: refPrefix + recorder.refOf(child as ClassType) };
+      }
+      // class-validator validates each element of an array even without `each: true`.
+      return !meta.each && designType(meta) === Array ? { type: 'array', items: item } : item;
+    },
+  };
+}
+
+/** Moves a converter result's `type` into a marker, so merged results intersect instead of overwrite. */
+function markType(result: unknown, conditional: boolean): unknown {
+  if (!result || typeof result !== 'object') return result;
+  const { type, ...rest } = result as Schema;
+  return typeof type === 'string' ? { ...rest, [conditional ? CONDITIONAL_TYPE_MARK : TYPE_MARK]: { [type]: true } } : result;
+}
+
+/**
+ * Every converter (stock ones included, since they are merged with `lodash.merge` where the last
+ * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to report to `recorder`.
+ */
+export function buildConverters(recorder: ConversionRecorder, refPrefix: string): SchemaConverters {
+  const table: Record<string, Converter> = { ...defaultConverters, ...overrides(recorder, refPrefix) };
+  const wrapped: SchemaConverters = {};
+  for (const [name, converter] of Object.entries(table)) {
+    wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) => {
+      if (typeof meta.target === 'function') recorder.seen(meta.target as ClassType);
+      return markType(typeof converter === 'function' ? converter(meta, options) : converter, Boolean(meta.validateIf));
+    }) as Converter;
+  }
+  return wrapped;
+}

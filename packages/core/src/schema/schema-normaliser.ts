@@ -1,0 +1,51 @@
+/**
+ * Rewrites one property schema as class-validator-jsonschema merged it into what the validator
+ * actually accepts: one settled `type`, JSON Schema formats only, and `null` where allowed.
+ */
+import { isSchema, mapSubschemas, type Schema } from './schema-walk.js';
+
+/** Where the converters park each result's `type` until every result for a property is merged. */
+export const TYPE_MARK = 'x-typemcp-type';
+/** The same for validators with a `validateIf` condition: they only count when nothing else names a type. */
+export const CONDITIONAL_TYPE_MARK = 'x-typemcp-conditional-type';
+
+// JSON Schema 2020-12 format vocabulary; anything else makes strict validators (Ajv) refuse the schema.
+const STANDARD_FORMATS = new Set([
+  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6',
+  'uri', 'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex',
+]);
+const COMBINERS = ['$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', 'if'];
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * Every validator on a property must pass, so the types its converters named intersect
+ * (`integer` is a `number`). Calls `conflict` when nothing is left: no value could ever pass.
+ */
+export function settleTypes(schema: Schema, conflict: (types: string[]) => never): Schema {
+  const { [TYPE_MARK]: mark, [CONDITIONAL_TYPE_MARK]: conditional, ...node } = mapSubschemas(schema, (sub) => settleTypes(sub, conflict));
+  const named = [...Object.keys(isSchema(mark) ? mark : {}), ...(typeof node.type === 'string' ? [node.type] : [])];
+  const fallback = Object.keys(isSchema(conditional) ? conditional : {});
+  if ((named.length > 0 || fallback.length > 0) && !Array.isArray(node.type)) {
+    const types = new Set(named.length > 0 ? named : fallback);
+    if (types.has('integer')) types.delete('number');
+    if (types.size > 1) conflict([...types]);
+    node.type = [...types][0];
+  }
+  if (typeof node.format === 'string' && !STANDARD_FORMATS.has(node.format)) {
+    if (node.format === 'base64') node.contentEncoding = 'base64';
+    delete node.format;
+  }
+  return node;
+}
+
+/**
+ * `schema` or `null`: a union type when the schema is one plain type, else `anyOf`, since `null`
+ * would fail a `$ref`, an `enum` or a `not` next to a widened `type`.
+ */
+export function acceptNull(schema: Schema): Schema {
+  if (Object.keys(schema).every((k) => ANNOTATIONS.has(k))) return schema;
+  const combined = COMBINERS.some((k) => k in schema);
+  if (!combined && typeof schema.type === 'string') return { ...schema, type: schema.type === 'null' ? 'null' : [schema.type, 'null'] };
+  if (!combined && Array.isArray(schema.type)) return { ...schema, type: [...new Set([...schema.type, 'null'])] };
+  return { anyOf: [schema, { type: 'null' }] };
+}

@@ -1,0 +1,140 @@
+/**
+ * createServer(): builds every definition once from the decorator records, resolves service
+ * instances through the container, binds them to a protocol engine, and serves it.
+ */
+import { ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions } from '@typemcp/protocol';
+import { buildServiceDefinition } from '../builder/definition.builder.js';
+import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
+import type { ServiceDefinition } from '../builder/service-definition.interface.js';
+import type { ContainerAdapter } from '../di/container-adapter.interface.js';
+import { TypediContainer } from '../di/typedi.container.js';
+import { duplicateName, unknownCompletionTarget } from '../errors/definition-errors.js';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { DtoSchemaFactory } from '../schema/index.js';
+import type { ServerOptions } from './server-options.interface.js';
+
+/** How to serve: `{ transport: 'stdio' }` (HTTP comes with @typemcp/http). */
+export type ListenOptions = { transport: 'stdio' } & StdioOptions;
+
+/** A running TypeMCP server. @publicApi */
+export class TypeMcpServer {
+  /** The protocol engine (advanced use: custom methods, direct registry access). */
+  readonly engine: ProtocolServer;
+  private readonly container: ContainerAdapter;
+  private readonly schemas: DtoSchemaFactory;
+  private readonly completions: CompletionTable = new Map();
+  private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
+
+  constructor(options: ServerOptions) {
+    const { name, version, title, description, websiteUrl, icons } = options;
+    this.engine = new ProtocolServer({
+      ...options,
+      serverInfo: Object.fromEntries(
+        Object.entries({ name, version, title, description, websiteUrl, icons }).filter(([, v]) => v !== undefined),
+      ) as unknown as ProtocolServer['serverInfo'],
+    });
+    this.schemas = new DtoSchemaFactory(options.schema);
+    this.container = options.container ?? new TypediContainer();
+    const storage = getMetadataStorage();
+    // Services may inject the server itself (to announce resource updates, add services...).
+    this.container.set(TypeMcpServer, this);
+    for (const record of storage.classes) this.container.register(record.target);
+    for (const provider of options.providers ?? []) {
+      if ('useValue' in provider) this.container.set(provider.provide, provider.useValue);
+      else {
+        this.container.register(provider.useClass);
+        this.container.set(provider.provide, this.container.get(provider.useClass));
+      }
+    }
+    const services = options.services ?? storage.classes.filter((c) => c.kind === 'service').map((c) => c.target);
+    for (const service of services) this.addService(service);
+    this.checkCompletions();
+  }
+
+  /** Serves a service class (at start-up or later: clients get `list_changed`). */
+  addService(target: ClassType): void {
+    if (this.bound.has(target)) return;
+    const def = buildServiceDefinition(target, getMetadataStorage(), this.schemas);
+    this.checkDuplicates(def);
+    this.container.register(target);
+    const instance = this.container.get(target) as object;
+    this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.schemas) });
+  }
+
+  /** Stops serving a service class; true when it was served. */
+  removeService(target: ClassType): boolean {
+    const entry = this.bound.get(target);
+    if (!entry) return false;
+    entry.unbind();
+    this.bound.delete(target);
+    return true;
+  }
+
+  private checkDuplicates(def: ServiceDefinition): void {
+    const origins = new Map<string, string>();
+    for (const { def: other } of this.bound.values()) {
+      for (const t of other.tools) origins.set(`Tool:${t.definition.name}`, t.invocation.origin);
+      for (const p of other.prompts) origins.set(`Prompt:${p.definition.name}`, p.invocation.origin);
+      for (const r of other.resources) origins.set(`Resource:${'uri' in r.definition ? r.definition.uri : r.definition.uriTemplate}`, r.invocation.origin);
+    }
+    const check = (kind: string, name: string, origin: string) => {
+      const first = origins.get(`${kind}:${name}`);
+      if (first) throw duplicateName(kind, name, first, origin);
+      origins.set(`${kind}:${name}`, origin);
+    };
+    for (const t of def.tools) check('Tool', t.definition.name, t.invocation.origin);
+    for (const p of def.prompts) check('Prompt', p.definition.name, p.invocation.origin);
+    for (const r of def.resources) check('Resource', 'uri' in r.definition ? r.definition.uri : r.definition.uriTemplate, r.invocation.origin);
+  }
+
+  private checkCompletions(): void {
+    const targets = new Set<string>();
+    for (const { def } of this.bound.values()) {
+      for (const p of def.prompts) for (const a of p.definition.arguments ?? []) targets.add(`${completionKey('prompt', p.definition.name)}#${a.name}`);
+      for (const r of def.resources) {
+        if ('uriTemplate' in r.definition) {
+          for (const v of new UriTemplate(r.definition.uriTemplate).variableNames) targets.add(`${completionKey('resource', r.definition.uriTemplate)}#${v}`);
+        }
+      }
+    }
+    for (const { def } of this.bound.values()) {
+      for (const c of def.completions) {
+        const o = c.options;
+        const key = 'prompt' in o ? `${completionKey('prompt', o.prompt)}#${o.argument}` : `${completionKey('resource', o.resource)}#${o.argument}`;
+        if (!targets.has(key)) {
+          const what = 'prompt' in o ? `prompt "${o.prompt}" argument "${o.argument}"` : `resource "${o.resource}" variable "${o.argument}"`;
+          throw unknownCompletionTarget(c.invocation.origin, what);
+        }
+      }
+    }
+  }
+
+  /** Starts serving. With stdio, resolves at once with the connection (await `closed` to run until stdin ends). */
+  async listen(options: ListenOptions): Promise<StdioConnection> {
+    const { transport, ...rest } = options;
+    if (transport !== 'stdio') throw new Error(`Unknown transport "${String(transport)}"; install @typemcp/http for HTTP`);
+    return serveStdio(this.engine, rest);
+  }
+
+  /** The instance the container holds for a class (a service or an injectable). */
+  get<T>(target: ClassType<T>): T {
+    return this.container.get(target);
+  }
+
+  /** Sends `notifications/resources/updated` to the clients subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void {
+    this.engine.notifyResourceUpdated(uri);
+  }
+
+  /** Closes every session and releases the container's instances. */
+  async close(graceMs = 0): Promise<void> {
+    await this.engine.close(graceMs);
+    this.container.dispose?.();
+  }
+}
+
+/** Builds a server from decorated service classes. Definition mistakes throw here, with a stable code. @publicApi */
+export function createServer(options: ServerOptions): TypeMcpServer {
+  return new TypeMcpServer(options);
+}
