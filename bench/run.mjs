@@ -1,6 +1,6 @@
 // Stdio benchmark driver: spawns each MCP server once, warms it up, then runs interleaved
 // rounds of scenarios (seq, pipe64, 1 MiB, 8 MiB) and reports medians over rounds.
-// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,typemcp] [--no-write]
+// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--no-write]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ const SERVERS = [
   { name: 'raw', args: ['bench/servers/raw-echo.mjs'] },
   { name: 'sdk1', args: ['bench/servers/sdk1-add.mjs'] },
   { name: 'sdk2', args: ['bench/servers/sdk2-add.mjs'] },
+  { name: 'engine', args: ['bench/servers/typemcp-engine.mjs'] },
   { name: 'typemcp', args: ['apps/everything/dist/main.js', '--transport', 'stdio'] },
 ];
 
@@ -34,7 +35,7 @@ function parseArgs(argv) {
     else if (a === '--no-write') opts.write = false;
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
     else if (a === '--only') opts.only = String(argv[++i] ?? '').split(',').filter(Boolean);
-    else throw new Error(`unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,typemcp] [--no-write]`);
+    else throw new Error(`unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--no-write]`);
   }
   if (opts.rounds !== undefined && !(Number.isInteger(opts.rounds) && opts.rounds > 0)) throw new Error('--rounds needs a positive integer');
   for (const n of opts.only ?? []) if (!SERVERS.some((s) => s.name === n)) throw new Error(`unknown server ${n}`);

@@ -7,6 +7,7 @@ import {
   ErrorCode,
   McpError,
   ToolError,
+  type CallToolResult,
   type Completers,
   type Completion,
   type FeatureRegistry,
@@ -16,7 +17,7 @@ import {
 } from '@typemcp/protocol';
 import { toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
-import { toDto } from '../pipeline/argument-pipeline.js';
+import { toDto, type DtoResult } from '../pipeline/argument-pipeline.js';
 import type { DtoSchemaFactory } from '../schema/index.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 
@@ -64,14 +65,19 @@ export function bindService(
     const call = caller(instance, tool.invocation, schemas);
     const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
     const hasOutput = tool.output !== undefined;
-    registry.addTool(tool.definition, async (args, rc) => {
-      let dto: unknown = args;
-      if (input) {
-        const checked = await toDto(input, args);
-        if (!checked.ok) throw new ToolError(`Invalid arguments: ${checked.problems.join('; ')}`);
-        dto = checked.value;
-      }
-      return toCallToolResult(await call(dto, rc), hasOutput);
+    const run = (dto: unknown, rc: RequestContext): CallToolResult | Promise<CallToolResult> => {
+      const out = call(dto, rc);
+      return out instanceof Promise ? out.then((v) => toCallToolResult(v, hasOutput)) : toCallToolResult(out, hasOutput);
+    };
+    const checked = (result: DtoResult<unknown>, rc: RequestContext) => {
+      if (!result.ok) throw new ToolError(`Invalid arguments: ${result.problems.join('; ')}`);
+      return run(result.value, rc);
+    };
+    // Synchronous all the way when the method and validation are: no promise per call.
+    registry.addTool(tool.definition, (args, rc) => {
+      if (!input) return run(args, rc);
+      const result = toDto(input, args);
+      return result instanceof Promise ? result.then((r) => checked(r, rc)) : checked(result, rc);
     });
     undo.push(() => registry.removeTool(tool.definition.name));
   }

@@ -2,9 +2,12 @@
  * Plain JSON in, validated DTO instance out: class-transformer builds the instance,
  * class-validator checks it. Failures are returned as readable lines naming each field and
  * constraint, for the caller to turn into a tool error or a -32602.
+ *
+ * Validation runs synchronously unless the application registered an asynchronous constraint
+ * (then every DTO is validated with the async API, which runs those constraints too).
  */
 import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validate, validateSync, type ValidationError } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
 
@@ -25,9 +28,21 @@ function flatten(errors: ValidationError[], path = ''): string[] {
   });
 }
 
-/** Converts and validates `plain` as an instance of `dto`. */
-export async function toDto<T>(dto: ClassType<T>, plain: unknown, convertStrings = false): Promise<DtoResult<T>> {
+const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> =>
+  errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value };
+
+/** True when any asynchronous constraint is registered with class-validator (checked per call: it is a map scan of constraint classes, not of properties). */
+function asyncConstraintsRegistered(): boolean {
+  const constraints = (getMetadataStorage() as unknown as { constraintMetadatas?: Map<unknown, { async: boolean }[]> }).constraintMetadatas;
+  // Unknown storage layout (another class-validator version): stay on the safe, async side.
+  if (!constraints) return true;
+  for (const list of constraints.values()) if (list.some((c) => c.async)) return true;
+  return false;
+}
+
+/** Converts and validates `plain` as an instance of `dto`; synchronous when no async constraint exists. */
+export function toDto<T>(dto: ClassType<T>, plain: unknown, convertStrings = false): DtoResult<T> | Promise<DtoResult<T>> {
   const value = plainToInstance(dto, plain ?? {}, convertStrings ? CONVERTING_OPTIONS : TRANSFORM_OPTIONS) as T;
-  const errors = await validate(value as object, VALIDATOR_OPTIONS);
-  return errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value };
+  if (asyncConstraintsRegistered()) return validate(value as object, VALIDATOR_OPTIONS).then((errors) => outcome(value, errors));
+  return outcome(value, validateSync(value as object, VALIDATOR_OPTIONS));
 }
