@@ -4,6 +4,7 @@ import {
   Context,
   createServer,
   Description,
+  DtoSchemaFactory,
   getMetadataStorage,
   image,
   Injectable,
@@ -222,6 +223,20 @@ describe('createServer with decorated services', () => {
     const fake = { notes: new Map(), search: () => [[7, 'fake note']] };
     const peer = await connect(createServer({ name: 'notes', version: '1.0.0', providers: [{ provide: NotesRepository, useValue: fake }] }));
     expect((await call(peer, 'search', { query: 'anything' })).result).toEqual({ content: [{ type: 'text', text: '7: fake note' }] });
+  });
+
+  it('builds every schema at start-up: listing and calling do no schema work', async () => {
+    notesDomain();
+    const forClass = jest.spyOn(DtoSchemaFactory.prototype, 'forClass');
+    const peer = await connect(createServer({ name: 'notes', version: '1.0.0' }));
+    const atStartup = forClass.mock.calls.length;
+    expect(atStartup).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) await peer.request('tools/list');
+    await peer.request('prompts/list');
+    await call(peer, 'search', { query: 'milk' });
+    await call(peer, 'count', { query: 'milk' });
+    expect(forClass.mock.calls.length).toBe(atStartup);
+    forClass.mockRestore();
   });
 
   it('adds and removes services at run time and announces it', async () => {
