@@ -148,6 +148,11 @@ describe('architecture', () => {
     expect(importers.map((f) => f.slice(root.length))).toEqual(['/core/src/di/typedi.container.ts']);
   });
 
+  it("imports class-transformer's internal storage from exactly one file", () => {
+    const importers = sources(root).filter((f) => f.includes('/src/') && readFileSync(f, 'utf8').includes('class-transformer/cjs/storage'));
+    expect(importers.map((f) => f.slice(root.length))).toEqual(['/core/src/schema/class-transformer-storage.ts']);
+  });
+
   it('keeps @typemcp/protocol free of runtime dependencies and of core', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'protocol/package.json'), 'utf8')) as { dependencies?: object };
     expect(pkg.dependencies ?? {}).toEqual({});
