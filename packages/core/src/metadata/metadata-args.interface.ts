@@ -1,5 +1,5 @@
 /** The plain records decorators leave in the MetadataStorage. Nothing here is computed. */
-import type { Icon, JsonObject, ToolAnnotations, Annotations } from '@typemcp/protocol';
+import type { Icon, JsonObject, ResourceDefinition, ToolAnnotations } from '@typemcp/protocol';
 
 /** A class constructor. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -44,18 +44,8 @@ export interface ToolMetadataArgs extends MemberMetadataArgs {
   options: ToolOptions;
 }
 
-/** Options of `@Resource`. */
-export interface ResourceOptions {
-  /** Defaults to the method name. */
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: JsonObject;
-}
+/** Options of `@Resource`: the fields of a resource definition; `name` defaults to the method name. */
+export type ResourceOptions = Partial<Omit<ResourceDefinition, 'uri'>>;
 
 /** `@Resource(uri)` on a method: a plain URI or an RFC 6570 template. */
 export interface ResourceMetadataArgs extends MemberMetadataArgs {

@@ -1,4 +1,4 @@
-import type { Icon, ProtocolServerOptions } from '@typemcp/protocol';
+import type { Implementation, ProtocolServerOptions } from '@typemcp/protocol';
 import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoSchemaOptions } from '../schema/index.js';
@@ -6,16 +6,10 @@ import type { DtoSchemaOptions } from '../schema/index.js';
 /** Replaces what the container would build for `provide`: a ready value or another class. */
 export type Provider = { provide: unknown; useValue: unknown } | { provide: ClassType; useClass: ClassType };
 
-/** Options of {@link createServer}. @publicApi */
-export interface ServerOptions extends Pick<ProtocolServerOptions, 'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged'> {
-  /** The server's name, sent to clients. */
-  name: string;
-  /** The server's version, sent to clients. */
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** Options of {@link createServer}: the server's identity (name, version, title...) and how it is built. @publicApi */
+export interface ServerOptions
+  extends Implementation,
+    Pick<ProtocolServerOptions, 'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged'> {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
   /** The `@McpService()` classes to serve (default: every one declared so far). */
