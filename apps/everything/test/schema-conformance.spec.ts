@@ -14,7 +14,7 @@ import {
   type JsonObject,
   type Revision,
   type WireEntry,
-} from './support/spec-schemas';
+} from '../../../test/support/spec-schemas';
 
 const tool = (extra: JsonObject = {}): JsonObject => ({
   name: 'add',

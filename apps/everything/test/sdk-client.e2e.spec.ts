@@ -4,11 +4,12 @@
  * One server process per revision, shared by the tests of that revision (they run in order).
  *
  * The last tests of each revision check the whole recorded session: every message the server
- * wrote validates against the CLOSED schema of the negotiated revision (see
- * support/spec-schemas.ts), and every request got exactly one response (none when cancelled).
+ * wrote validates against the CLOSED schema of the negotiated revision (see the shared
+ * test/support/spec-schemas.ts), and every request got exactly one response (none when cancelled).
  *
  * Needs `npm run build` first (npm test runs it).
  */
+import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CompleteResultSchema,
@@ -21,8 +22,11 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeFailures, REVISIONS, validateServerTraffic, type JsonObject, type Revision } from './support/spec-schemas';
-import { assertServerBuilt, connectStdio, type StdioSession } from './support/stdio-session';
+import { describeFailures, REVISIONS, validateServerTraffic, type JsonObject, type Revision } from '../../../test/support/spec-schemas';
+import { assertServerBuilt, connectStdio, type ServerEntry, type StdioSession } from '../../../test/support/stdio-session';
+
+/** The server entry point built by `npm run build` (tsc -b). */
+const EVERYTHING: ServerEntry = { main: path.resolve(__dirname, '../dist/main.js'), args: ['--transport', 'stdio'] };
 
 /** Per-request timeout: a hang fails the test quickly instead of after the SDK's 60 s. */
 const TIMEOUT = { timeout: 5000 };
@@ -145,7 +149,7 @@ function collect<T>(client: Client, schema: Parameters<Client['setNotificationHa
   };
 }
 
-beforeAll(() => assertServerBuilt());
+beforeAll(() => assertServerBuilt(EVERYTHING));
 
 describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (revision) => {
   let s: StdioSession;
@@ -181,7 +185,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
       rootsRequests++;
       return { roots: ROOTS };
     });
-    s = await connectStdio(revision, client);
+    s = await connectStdio(EVERYTHING, revision, client);
   });
 
   afterAll(async () => {

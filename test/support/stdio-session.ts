@@ -1,7 +1,8 @@
 /**
- * Runs the built everything server (apps/everything/dist/main.js) as a child process and
- * connects the official SDK Client to it over StdioClientTransport, pinned to one protocol
- * revision and with every message in both directions recorded.
+ * Runs a built TypeMCP server entry point (e.g. apps/everything/dist/main.js) as a child process
+ * and connects the official SDK Client to it over StdioClientTransport, pinned to one protocol
+ * revision and with every message in both directions recorded. Shared by every app's end-to-end
+ * tests; the entry point (script and arguments) is a parameter.
  *
  * The SDK client always asks for its latest revision in `initialize`; the recording transport
  * rewrites `params.protocolVersion` of the outgoing initialize request to the target revision
@@ -15,20 +16,24 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, Revision, WireEntry } from './spec-schemas';
 
-/** The server entry point built by `npm run build` (tsc -b). */
-export const SERVER_MAIN = path.resolve(__dirname, '../../dist/main.js');
+/** A built server entry point, run with the current Node.js executable. */
+export interface ServerEntry {
+  /** Absolute path of the script, e.g. `path.resolve(__dirname, '../dist/main.js')`. */
+  main: string;
+  /** Arguments after the script, e.g. `['--transport', 'stdio']`. */
+  args?: string[];
+}
 
 /** Throws a clear error when the server has not been built. */
-export function assertServerBuilt(): void {
-  if (!existsSync(SERVER_MAIN)) {
-    throw new Error(`${SERVER_MAIN} does not exist. Build the workspace first: \`npm run build\` (tsc -b).`);
+export function assertServerBuilt(server: ServerEntry): void {
+  if (!existsSync(server.main)) {
+    throw new Error(`${server.main} does not exist. Build the workspace first: \`npm run build\` (tsc -b).`);
   }
 }
 
@@ -65,10 +70,13 @@ export class RecordingTransport implements Transport {
   private listeners: Listener[] = [];
   private pendingLine = '';
 
-  constructor(readonly revision: Revision) {
+  constructor(
+    readonly revision: Revision,
+    readonly server: ServerEntry,
+  ) {
     this.inner = new StdioClientTransport({
       command: process.execPath,
-      args: [SERVER_MAIN, '--transport', 'stdio'],
+      args: [server.main, ...(server.args ?? [])],
       stderr: 'pipe',
     });
     this.inner.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
@@ -89,7 +97,7 @@ export class RecordingTransport implements Transport {
     // only reachable through it.
     const child = (this.inner as unknown as { _process?: ChildProcess })._process;
     if (!child?.stdout) {
-      throw new Error('StdioClientTransport no longer exposes _process.stdout: update apps/everything/test/support/stdio-session.ts');
+      throw new Error('StdioClientTransport no longer exposes _process.stdout: update test/support/stdio-session.ts');
     }
     this.exited = new Promise<ExitInfo>((resolve) =>
       child.once('exit', (code, signal) => {
@@ -212,12 +220,12 @@ export interface StdioSession {
 }
 
 /**
- * Spawns the server, connects `client` pinned to `revision`. Configure the client (capabilities,
+ * Spawns `server`, connects `client` pinned to `revision`. Configure the client (capabilities,
  * request handlers) before calling this.
  */
-export async function connectStdio(revision: Revision, client: Client): Promise<StdioSession> {
-  assertServerBuilt();
-  const transport = new RecordingTransport(revision);
+export async function connectStdio(server: ServerEntry, revision: Revision, client: Client): Promise<StdioSession> {
+  assertServerBuilt(server);
+  const transport = new RecordingTransport(revision, server);
   const clientErrors: Error[] = [];
   client.onerror = (error) => clientErrors.push(error);
   await client.connect(transport);
