@@ -358,26 +358,24 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
       } else {
         // 2025-06-18 has defaults on booleans only (SEP-1034 came with 2025-11-25).
         expect(Object.entries(defaults).filter(([, p]) => 'default' in p).map(([k]) => k)).toEqual(['verified']);
-        // Multi-select enums (SEP-1330) have no 2025-06-18 form: refused locally, never sent.
-        const error = await client.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} }, undefined, TIMEOUT).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(McpError);
-        expect((error as McpError).code).toBe(ErrorCode.InvalidRequest);
-        expect((error as McpError).message).toContain('multi-select, which protocol revision 2025-06-18 does not have');
+        // Multi-select enums (SEP-1330) have no 2025-06-18 form: refused locally, never sent, a tool error.
+        const refused = await call('test_elicitation_sep1330_enums');
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toContain('multi-select, which protocol revision 2025-06-18 does not have');
         expect(elicitations).toHaveLength(2);
       }
     });
   } else {
-    it('refuses the elicitation tools with a JSON-RPC error (elicitation does not exist yet)', async () => {
+    it('answers the elicitation tools with a tool error (elicitation does not exist yet)', async () => {
       const mark = s.transport.mark();
       for (const [name, args] of [
         ['test_elicitation', { message: 'Do you agree?' }],
         ['test_elicitation_sep1034_defaults', {}],
         ['test_elicitation_sep1330_enums', {}],
       ] as const) {
-        const error = await client.callTool({ name, arguments: args }, undefined, TIMEOUT).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(McpError);
-        expect((error as McpError).code).toBe(ErrorCode.InvalidRequest);
-        expect((error as McpError).message).toContain(`Elicitation does not exist in protocol revision ${revision}`);
+        const result = await call(name, args);
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toBe(`Elicitation does not exist in protocol revision ${revision}.`);
       }
       // Refused locally: no elicitation/create ever reached the client.
       expect(elicitations).toEqual([]);

@@ -20,7 +20,15 @@ export type {
   ToolOptions,
 } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
-export { Context, type ContextLogger, type ElicitResult, type LogMethod, type Root } from './context/context.js';
+export {
+  Context,
+  type ContextLogger,
+  type ElicitResult,
+  type LogMethod,
+  type Root,
+  type SampleOptions,
+  type SampleResult,
+} from './context/context.js';
 export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';

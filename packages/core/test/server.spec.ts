@@ -190,6 +190,26 @@ describe('createServer with decorated services', () => {
     expect((await peer.request('resources/read', { uri: 'notes://index' })).result).toEqual({ contents: [{ uri: 'notes://index', text: '1,2' }] });
     const invalid = await peer.request('resources/read', { uri: 'notes://zero' });
     expect(invalid.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('id must be an integer number') });
+    // A ToolError thrown by a resource reaches the client as -32602 with its message.
+    expect((await peer.request('resources/read', { uri: 'notes://99' })).error).toEqual({ code: ErrorCode.InvalidParams, message: 'no such note' });
+  });
+
+  it('checks results against the output DTO before they leave', async () => {
+    class Out {
+      @IsInt() count!: number;
+    }
+    @McpService()
+    class Liar {
+      @Tool({ description: 'Returns the wrong shape', output: Out })
+      lie() {
+        return { count: 'many' };
+      }
+    }
+    void Liar;
+    const errors: unknown[] = [];
+    const peer = await connect(createServer({ name: 'l', version: '1', onError: (e) => errors.push(e) }));
+    expect((await call(peer, 'lie')).result).toEqual({ content: [{ type: 'text', text: 'Tool "lie" failed: internal error' }], isError: true });
+    expect(String(errors[0])).toContain('Liar.lie returned output that does not match Out: count must be an integer number');
   });
 
   it('derives prompt arguments from the DTO, refuses missing ones with -32602, and completes', async () => {
@@ -282,6 +302,11 @@ describe('Context', () => {
         return JSON.stringify(result.content);
       }
 
+      @Tool({ description: 'Says what the client supports' })
+      supports(ctx: Context) {
+        return (['sampling', 'elicitation', 'roots'] as const).filter((f) => ctx.supports(f)).join(',');
+      }
+
       @Tool({ description: 'Lists roots and reports progress' })
       async roots(ctx: Context) {
         ctx.progress(1, 2);
@@ -316,6 +341,15 @@ describe('Context', () => {
     const result = (await peer.waitFor((m) => m.id === 'ask')).result!;
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result)).toContain('colour must be a string');
+  });
+
+  it('says which client features can be used at the negotiated revision', async () => {
+    contextService();
+    const everything = { sampling: {}, elicitation: {}, roots: {} };
+    const old = await connect(createServer({ name: 'c', version: '1' }), '2025-03-26', everything);
+    expect((await call(old, 'supports')).result).toEqual({ content: [{ type: 'text', text: 'sampling,roots' }] });
+    const current = await connect(createServer({ name: 'c', version: '1' }), '2025-06-18', { elicitation: {} });
+    expect((await call(current, 'supports')).result).toEqual({ content: [{ type: 'text', text: 'elicitation' }] });
   });
 
   it('samples, lists roots, reports progress and knows the client', async () => {

@@ -4,6 +4,7 @@
  * server->client requests, and the stdio transport. No runtime dependencies.
  */
 export { ErrorCode, type ErrorCodeValue } from './jsonrpc/error-codes.js';
+export { ClientRequestError } from './jsonrpc/client-request.error.js';
 export { McpError } from './jsonrpc/protocol.error.js';
 export type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from './jsonrpc/message.js';
 export * from './mcp-types.js';

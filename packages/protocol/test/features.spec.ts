@@ -50,6 +50,33 @@ describe('tools', () => {
   });
 });
 
+describe('tools that ask the client', () => {
+  it('turn a refused, failed or timed-out client request into a tool error the model can read', async () => {
+    const { server, peer } = serverAndPeer({ requestTimeoutMs: 20 });
+    server.registry.addTool({ name: 'ask', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
+      await ctx.sample({ messages: [], maxTokens: 1 });
+      return text('never');
+    });
+    await peer.initialize('2025-11-25', { sampling: {} });
+    peer.send({ jsonrpc: '2.0', id: 'declined', method: 'tools/call', params: { name: 'ask' } });
+    const request = await peer.waitFor((m) => m.method === 'sampling/createMessage');
+    peer.send({ jsonrpc: '2.0', id: request.id, error: { code: -1, message: 'User rejected sampling request' } });
+    expect((await peer.waitFor((m) => m.id === 'declined')).result).toEqual({ ...text('User rejected sampling request'), isError: true });
+    expect((await peer.request('tools/call', { name: 'ask' })).result).toEqual({
+      ...text('sampling/createMessage timed out after 20 ms'),
+      isError: true,
+    });
+
+    const refusing = serverAndPeer();
+    refusing.server.registry.addTool({ name: 'ask', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
+      await ctx.roots();
+      return text('never');
+    });
+    await refusing.peer.initialize('2025-11-25', {});
+    expect((await refusing.peer.request('tools/call', { name: 'ask' })).result).toMatchObject({ isError: true });
+  });
+});
+
 describe('lists and pagination', () => {
   async function setup(pageSize = 2) {
     const ctx = serverAndPeer({ pageSize });

@@ -30,12 +30,6 @@ function toMarkdown(note: Note): string {
   return `# ${note.title}\n\n${note.body}\n\n_${tags}Created ${note.createdAt}._\n`;
 }
 
-/**
- * Elicitation exists from revision 2025-06-18 on, and only for clients that declare it; an
- * older client may still list the capability, so both are checked.
- */
-const canElicit = (ctx: Context) => ctx.request.revision.elicitation && ctx.clientCapabilities.elicitation !== undefined;
-
 /** The notes tools, resources and prompt. @publicApi */
 @McpService()
 export class NotesService {
@@ -87,7 +81,7 @@ export class NotesService {
   })
   async delete(input: NoteRef, ctx: Context) {
     const note = this.mustFind(input.id);
-    if (canElicit(ctx)) {
+    if (ctx.supports('elicitation')) {
       const answer = await ctx.elicit(`Delete note ${note.id} "${note.title}"?`, DeleteConfirmation);
       if (answer.action !== 'accept' || !answer.content.confirm) return `Kept note ${note.id}: the user did not confirm the deletion.`;
     }
@@ -106,13 +100,12 @@ export class NotesService {
   })
   async summarise(input: NoteRef, ctx: Context) {
     const note = this.mustFind(input.id);
-    if (!ctx.clientCapabilities.sampling) {
+    if (!ctx.supports('sampling')) {
       throw new ToolError(`This client does not support sampling, so the server cannot ask its model. Read ${noteUri(note.id)} and summarise it instead.`);
     }
     const reply = await ctx.sample(`Summarise this note in one sentence:\n\n${toMarkdown(note)}`, { maxTokens: 200 });
     // From 2025-11-25 the content may be a list of blocks.
-    const blocks = [reply.content].flat() as { type?: string; text?: string }[];
-    const summary = blocks.filter((b) => b?.type === 'text' && b.text).map((b) => b.text).join('\n');
+    const summary = [reply.content].flat().flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
     if (!summary) throw new ToolError("The client's model did not answer with text.");
     return summary;
   }

@@ -3,6 +3,7 @@
  * input, calls the method on the instance the container gave, and normalises the result.
  * Returns a function that unbinds everything it registered.
  */
+import { instanceToPlain } from 'class-transformer';
 import {
   ErrorCode,
   McpError,
@@ -19,6 +20,7 @@ import { toCallToolResult, toGetPromptResult, toReadResourceResult } from '../co
 import { Context } from '../context/context.js';
 import { toDto, type DtoResult } from '../pipeline/argument-pipeline.js';
 import type { DtoSchemaFactory } from '../schema/index.js';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 
 type Method = (...args: unknown[]) => unknown;
@@ -51,6 +53,35 @@ function caller(instance: object, plan: Invocation, schemas: DtoSchemaFactory) {
   };
 }
 
+/** Outside tools a ToolError has no result to live in: it becomes a -32602 carrying its message. */
+async function visible(run: () => unknown): Promise<unknown> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
+    throw error;
+  }
+}
+
+/**
+ * Results of a tool with an output DTO are checked against it before they leave: clients
+ * validate `structuredContent` against `outputSchema`, so a mismatch is a server bug, reported
+ * (and masked) like any internal error.
+ */
+function checkedOutput(output: ClassType, origin: string) {
+  const verdict = (value: unknown, result: DtoResult<unknown>) => {
+    if (!result.ok) throw new Error(`${origin} returned output that does not match ${output.name}: ${result.problems.join('; ')}`);
+    return toCallToolResult(value, true);
+  };
+  return (value: unknown): CallToolResult | Promise<CallToolResult> => {
+    const plain = value as CallToolResult | null | undefined;
+    // A full CallToolResult or nothing is passed through as written.
+    if (plain === null || plain === undefined || typeof plain !== 'object' || Array.isArray(plain.content)) return toCallToolResult(value, true);
+    const result = toDto(output, instanceToPlain(value));
+    return result instanceof Promise ? result.then((r) => verdict(value, r)) : verdict(value, result);
+  };
+}
+
 /** Registers every feature of one service instance; returns the undo. */
 export function bindService(
   def: ServiceDefinition,
@@ -64,10 +95,11 @@ export function bindService(
   for (const tool of def.tools) {
     const call = caller(instance, tool.invocation, schemas);
     const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
-    const hasOutput = tool.output !== undefined;
+    const { output } = tool;
+    const finish = output ? checkedOutput(output, tool.invocation.origin) : (value: unknown) => toCallToolResult(value, false);
     const run = (dto: unknown, rc: RequestContext): CallToolResult | Promise<CallToolResult> => {
       const out = call(dto, rc);
-      return out instanceof Promise ? out.then((v) => toCallToolResult(v, hasOutput)) : toCallToolResult(out, hasOutput);
+      return out instanceof Promise ? out.then(finish) : finish(out);
     };
     const checked = (result: DtoResult<unknown>, rc: RequestContext) => {
       if (!result.ok) throw new ToolError(`Invalid arguments: ${result.problems.join('; ')}`);
@@ -97,14 +129,14 @@ export function bindService(
             if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${uri}: ${checked.problems.join('; ')}`);
             dto = checked.value;
           }
-          return toReadResourceResult(await call(dto, rc), uri, mimeType);
+          return toReadResourceResult(await visible(() => call(dto, rc)), uri, mimeType);
         },
         completersFor(completions, completionKey('resource', definition.uriTemplate)),
       );
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await call(undefined, rc), uri, mimeType));
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType));
       undo.push(() => registry.removeResource(definition.uri));
     }
   }
@@ -122,7 +154,7 @@ export function bindService(
           if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${name}": ${checked.problems.join('; ')}`);
           dto = checked.value;
         }
-        return toGetPromptResult(await call(dto, rc), description);
+        return toGetPromptResult(await visible(() => call(dto, rc)), description);
       },
       completersFor(completions, completionKey('prompt', name)),
     );

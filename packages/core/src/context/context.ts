@@ -8,6 +8,7 @@ import {
   McpError,
   ToolError,
   type ClientCapabilities,
+  type ContentBlock,
   type Implementation,
   type JsonObject,
   type LoggingLevel,
@@ -26,6 +27,21 @@ export type ContextLogger = Record<LoggingLevel, LogMethod>;
 
 /** The answer to {@link Context.elicit}. */
 export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' };
+
+/** Options of {@link Context.sample}. */
+export interface SampleOptions extends OutgoingRequestOptions {
+  maxTokens?: number;
+  systemPrompt?: string;
+  temperature?: number;
+}
+
+/** What the client's model answered; `content` is one block (or, from 2025-11-25, possibly several). */
+export interface SampleResult extends JsonObject {
+  role: 'user' | 'assistant';
+  content: ContentBlock | ContentBlock[];
+  model: string;
+  stopReason?: string;
+}
 
 /** A client root. */
 export interface Root {
@@ -92,6 +108,14 @@ export class Context {
     return this.request.clientCapabilities;
   }
 
+  /**
+   * True when the client can be asked for `sampling`, `elicitation` or `roots`: it declared the
+   * capability and its protocol revision has the feature. Check before offering a fallback.
+   */
+  supports(feature: 'sampling' | 'elicitation' | 'roots'): boolean {
+    return this.request.supports(feature);
+  }
+
   /** Logs to the client (`notifications/message`), e.g. `ctx.log.info('Indexed 20 notes')`. */
   get log(): ContextLogger {
     if (!this.logger) {
@@ -125,12 +149,18 @@ export class Context {
     return { action: 'accept', content: checked.value };
   }
 
-  /** Asks the client's model (`sampling/createMessage`); a string becomes one user message. */
-  sample(request: string | JsonObject, options: OutgoingRequestOptions & { maxTokens?: number } = {}): Promise<JsonObject> {
-    const { maxTokens = 1024, ...rest } = options;
-    const params =
+  /**
+   * Asks the client's model (`sampling/createMessage`). A string becomes one user message; the
+   * options add `maxTokens` (default 1024), `systemPrompt` and `temperature`. Pass full params
+   * as an object for anything else.
+   */
+  sample(request: string | JsonObject, options: SampleOptions = {}): Promise<SampleResult> {
+    const { maxTokens = 1024, systemPrompt, temperature, ...rest } = options;
+    const params: JsonObject =
       typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens } : request;
-    return this.request.sample(params, rest);
+    if (systemPrompt !== undefined) params.systemPrompt = systemPrompt;
+    if (temperature !== undefined) params.temperature = temperature;
+    return this.request.sample<SampleResult>(params, rest);
   }
 
   /** The client's roots (`roots/list`). */

@@ -5,7 +5,7 @@
  * @publicApi
  */
 export class McpError extends Error {
-  override readonly name = 'McpError';
+  override readonly name: string = 'McpError';
 
   constructor(
     /** The JSON-RPC error code (see `ErrorCode`). */

@@ -5,6 +5,7 @@
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import { ClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import type { ClientCapabilities, LoggingLevel } from '../mcp-types.js';
 import type { RevisionFeatures } from '../revisions.js';
@@ -76,6 +77,15 @@ export class RequestContext {
     this.session.log(level, data, logger, this.id);
   }
 
+  /**
+   * True when this client can be asked for `sampling`, `elicitation` or `roots`: it declared the
+   * capability and the negotiated revision has the feature.
+   */
+  supports(feature: 'sampling' | 'elicitation' | 'roots'): boolean {
+    if (feature === 'elicitation' && !this.revision.elicitation) return false;
+    return this.session.missingClientCapability(feature, feature) === undefined;
+  }
+
   /** Sends a request to the client on behalf of this request, cancelled with it. */
   request<T = JsonObject>(method: string, params?: JsonObject, options?: OutgoingRequestOptions): Promise<T> {
     return this.session.request<T>(method, params, { signal: this.signal, relatedRequestId: this.id, ...options });
@@ -92,13 +102,13 @@ export class RequestContext {
     const features = this.revision;
     if (!features.elicitation) {
       return Promise.reject(
-        new McpError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),
+        new ClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),
       );
     }
     const refused = this.session.missingClientCapability('elicitation', 'elicitation/create');
     if (refused) return Promise.reject(refused);
     if (params.mode === 'url' && !(features.urlElicitation && this.clientCapabilities.elicitation?.url)) {
-      return Promise.reject(new McpError(ErrorCode.InvalidRequest, 'The client did not declare URL-mode elicitation.'));
+      return Promise.reject(new ClientRequestError(ErrorCode.InvalidRequest, 'The client did not declare URL-mode elicitation.'));
     }
     // Before 2025-11-25 the request has no `mode` (form is the only one) and a plainer schema.
     let sent = params;

@@ -1,6 +1,7 @@
 /** tools/list and tools/call. */
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
+import { ClientRequestError } from '../../jsonrpc/client-request.error.js';
 import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { CallToolResult } from '../../mcp-types.js';
 import type { RevisionFeatures } from '../../revisions.js';
@@ -23,9 +24,10 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
   };
 
   const toError = (name: string, error: unknown, ctx: RequestContext): CallToolResult => {
-    // Protocol errors stay protocol errors; a ToolError is shown; anything else is masked.
+    // A ToolError or a failed request to the client is shown to the model; other protocol errors
+    // stay protocol errors; anything else is masked.
+    if (error instanceof ToolError || error instanceof ClientRequestError) return { content: [{ type: 'text', text: error.message }], isError: true };
     if (error instanceof McpError) throw error;
-    if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
     server.reportError(error, `tools/call ${name} (request ${JSON.stringify(ctx.id)})`);
     return { content: [{ type: 'text', text: `Tool "${name}" failed: internal error` }], isError: true };
   };
