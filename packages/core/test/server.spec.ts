@@ -194,6 +194,23 @@ describe('createServer with decorated services', () => {
     expect((await peer.request('resources/read', { uri: 'notes://99' })).error).toEqual({ code: ErrorCode.InvalidParams, message: 'no such note' });
   });
 
+  it('guards a tool by principal and exposes the principal to the method', async () => {
+    @McpService()
+    class Admin {
+      @Tool({ description: 'Admins only', guard: (p) => (p as { role?: string } | undefined)?.role === 'admin' })
+      purge(ctx: Context) {
+        return `purged by ${(ctx.principal as { name: string }).name}`;
+      }
+    }
+    void Admin;
+    const peer = await connect(createServer({ name: 'a', version: '1' }));
+    expect((await peer.request('tools/list')).result).toEqual({ tools: [] });
+    expect((await call(peer, 'purge')).error?.code).toBe(ErrorCode.InvalidParams);
+    peer.session.principal = { name: 'ann', role: 'admin' };
+    expect(((await peer.request('tools/list')).result!.tools as JsonObject[]).map((t) => t.name)).toEqual(['purge']);
+    expect((await call(peer, 'purge')).result).toEqual({ content: [{ type: 'text', text: 'purged by ann' }] });
+  });
+
   it('checks results against the output DTO before they leave', async () => {
     class Out {
       @IsInt() count!: number;

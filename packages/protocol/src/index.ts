@@ -25,6 +25,7 @@ export type {
   PromptHandler,
   ResourceReader,
   TemplateReader,
+  ToolGuard,
   ToolHandler,
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';

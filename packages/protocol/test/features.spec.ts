@@ -50,6 +50,38 @@ describe('tools', () => {
   });
 });
 
+describe('tool guards and principals', () => {
+  it('hide a tool from principals the guard refuses, in tools/list and tools/call', async () => {
+    const { server, peer } = serverAndPeer({ pageSize: 1 });
+    server.registry.addTool({ name: 'public', description: 'd', inputSchema: noInput }, () => text('hi'));
+    server.registry.addTool({ name: 'admin', description: 'd', inputSchema: noInput }, (_a, ctx) => text(`hello ${String(ctx.principal)}`), (p) => p === 'root');
+    await peer.initialize();
+    const names = async () => {
+      const out: string[] = [];
+      let cursor: unknown;
+      do {
+        const result = (await peer.request('tools/list', cursor ? { cursor } : {})).result!;
+        out.push(...(result.tools as { name: string }[]).map((t) => t.name));
+        cursor = result.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    expect(await names()).toEqual(['public']);
+    expect((await peer.request('tools/call', { name: 'admin' })).error).toEqual({ code: ErrorCode.InvalidParams, message: 'Unknown tool: admin' });
+    peer.session.principal = 'root';
+    expect(await names()).toEqual(['public', 'admin']);
+    expect((await peer.request('tools/call', { name: 'admin' })).result).toEqual(text('hello root'));
+  });
+
+  it('serves a session assumed initialized at a revision (stateless HTTP)', async () => {
+    const { server, peer } = serverAndPeer();
+    server.registry.addTool({ name: 't', description: 'd', title: 'T', inputSchema: noInput }, () => text('ok'));
+    peer.session.assumeInitialized('2025-03-26');
+    expect(peer.session.ready).toBe(true);
+    expect((await peer.request('tools/list')).result).toEqual({ tools: [{ name: 't', description: 'd', inputSchema: noInput }] });
+  });
+});
+
 describe('tools that ask the client', () => {
   it('turn a refused, failed or timed-out client request into a tool error the model can read', async () => {
     const { server, peer } = serverAndPeer({ requestTimeoutMs: 20 });

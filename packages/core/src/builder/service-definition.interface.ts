@@ -19,6 +19,7 @@ export interface BuiltTool {
   definition: ToolDefinition;
   invocation: Invocation;
   output?: ClassType;
+  guard?: (principal: unknown) => boolean;
 }
 
 export interface BuiltResource {

@@ -106,11 +106,15 @@ export function bindService(
       return run(result.value, rc);
     };
     // Synchronous all the way when the method and validation are: no promise per call.
-    registry.addTool(tool.definition, (args, rc) => {
-      if (!input) return run(args, rc);
-      const result = toDto(input, args);
-      return result instanceof Promise ? result.then((r) => checked(r, rc)) : checked(result, rc);
-    });
+    registry.addTool(
+      tool.definition,
+      (args, rc) => {
+        if (!input) return run(args, rc);
+        const result = toDto(input, args);
+        return result instanceof Promise ? result.then((r) => checked(r, rc)) : checked(result, rc);
+      },
+      tool.guard,
+    );
     undo.push(() => registry.removeTool(tool.definition.name));
   }
 

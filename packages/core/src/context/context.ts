@@ -103,6 +103,11 @@ export class Context {
     return this.request.session.clientInfo;
   }
 
+  /** Who the client is, as the HTTP auth hook established it (undefined on stdio). */
+  get principal(): unknown {
+    return this.request.principal;
+  }
+
   /** The capabilities the client declared. */
   get clientCapabilities(): ClientCapabilities {
     return this.request.clientCapabilities;

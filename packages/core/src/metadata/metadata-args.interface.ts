@@ -37,6 +37,12 @@ export interface ToolOptions {
    * plain JSON, unvalidated.
    */
   inputSchema?: JsonObject & { type: 'object' };
+  /**
+   * Who may use the tool: called with the session's principal (what the HTTP auth hook
+   * returned; undefined on stdio). A refused principal does not see the tool in tools/list and
+   * gets "Unknown tool" from tools/call.
+   */
+  guard?: (principal: unknown) => boolean;
 }
 
 /** `@Tool` on a method. */

@@ -14,6 +14,7 @@ import type {
   RegisteredTool,
   ResourceReader,
   TemplateReader,
+  ToolGuard,
   ToolHandler,
 } from './handler.types.js';
 import { UriTemplate, type UriVariables } from './uri-template.js';
@@ -49,10 +50,10 @@ export class FeatureRegistry {
     if (map.has(key)) throw new DefinitionError(code, `${what} "${key}" is registered twice; give one of them another name.`);
   }
 
-  /** Registers a tool. Names are unique. */
-  addTool(definition: ToolDefinition, handler: ToolHandler): this {
+  /** Registers a tool. Names are unique. A guard hides the tool from principals it refuses. */
+  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard): this {
     FeatureRegistry.unique(this.tools, definition.name, 'TYPEMCP_ERR_DUPLICATE_TOOL', 'Tool');
-    this.tools.set(definition.name, { definition, handler });
+    this.tools.set(definition.name, guard ? { definition, handler, guard } : { definition, handler });
     this.changed('tools');
     return this;
   }
@@ -125,6 +126,18 @@ export class FeatureRegistry {
       if (variables) return { entry, variables };
     }
     return undefined;
+  }
+
+  /** True when any tool has a guard (lists must then be filtered per principal). */
+  hasGuardedTools(): boolean {
+    for (const t of this.tools.values()) if (t.guard) return true;
+    return false;
+  }
+
+  /** The tool of that name, if `principal` may use it. */
+  toolFor(name: string, principal: unknown): RegisteredTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && (!tool.guard || tool.guard(principal)) ? tool : undefined;
   }
 
   /** Tool definitions in registration order. */

@@ -38,10 +38,18 @@ export type CompletionHandler = (
 /** Completion handlers keyed by argument (prompt) or variable (template) name. */
 export type Completers = Record<string, CompletionHandler>;
 
+/**
+ * Decides whether a principal (what an HTTP auth hook returned for the session; undefined on
+ * stdio) may see and call a tool. A tool it refuses is absent from tools/list and unknown to
+ * tools/call.
+ */
+export type ToolGuard = (principal: unknown) => boolean;
+
 /** A registered tool. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
+  readonly guard?: ToolGuard;
 }
 
 /** A registered static resource. */

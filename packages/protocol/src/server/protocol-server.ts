@@ -3,7 +3,7 @@
  * what is registered, and the sessions connected to it. Transports call `connect()` per
  * connection and feed frames to the returned session.
  */
-import type { Implementation, LoggingLevel, ServerCapabilities } from '../mcp-types.js';
+import type { Implementation, LoggingLevel, ServerCapabilities, ToolDefinition } from '../mcp-types.js';
 import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
@@ -115,8 +115,11 @@ export class ProtocolServer {
     return value;
   }
 
-  /** @internal One page of a list, shaped for the revision; shaped lists are cached until the registry changes. */
-  listPage(kind: ListKind, f: RevisionFeatures, cursor: unknown): Page<unknown> {
+  /**
+   * @internal One page of a list, shaped for the revision; shaped lists are cached until the
+   * registry changes. Tools with guards are filtered for the session's principal.
+   */
+  listPage(kind: ListKind, f: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown> {
     const key = `${kind}:${f.revision}`;
     const version = this.registry.revision;
     let cached = this.listCache.get(key);
@@ -124,7 +127,11 @@ export class ProtocolServer {
       cached = { version, items: this.buildList(kind, f) };
       this.listCache.set(key, cached);
     }
-    return paginate(cached.items, cursor, this.pageSize);
+    let items = cached.items;
+    if (kind === 'tools' && this.registry.hasGuardedTools()) {
+      items = items.filter((t) => this.registry.toolFor((t as ToolDefinition).name, principal) !== undefined);
+    }
+    return paginate(items, cursor, this.pageSize);
   }
 
   private buildList(kind: ListKind, f: RevisionFeatures): readonly unknown[] {

@@ -46,6 +46,11 @@ export class RequestContext {
     return this.session.revision!;
   }
 
+  /** Who the client is, as the transport's authentication established it (undefined on stdio). */
+  get principal(): unknown {
+    return this.session.principal;
+  }
+
   /** The capabilities the client declared. */
   get clientCapabilities(): ClientCapabilities {
     return this.session.clientCapabilities;

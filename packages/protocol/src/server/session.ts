@@ -22,11 +22,11 @@ import {
   type LoggingLevel,
   type ServerCapabilities,
 } from '../mcp-types.js';
-import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
 import type { ProtocolServer } from './protocol-server.js';
 import { RequestContext } from './request-context.js';
-import { shapeProgress } from './revision-shaper.js';
+import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
+import { shapeCapabilities, shapeProgress } from './revision-shaper.js';
 
 /** Options for one server->client request. */
 export interface OutgoingRequestOptions {
@@ -102,6 +102,11 @@ export class Session {
   serverCapabilities: ServerCapabilities = {};
   /** The registry revision this client's lists started from (earlier changes are not announced). */
   registryRevisionAtInit = -1;
+  /**
+   * Who the client is, as the transport's authentication established it (undefined on stdio).
+   * Tool guards and handlers read it; a transport binds a session to one principal.
+   */
+  principal?: unknown;
   /** URIs this client subscribed to. */
   readonly subscriptions = new Set<string>();
 
@@ -137,6 +142,16 @@ export class Session {
     this.clientInfo = clientInfo;
     this.serverCapabilities = serverCapabilities;
     this.registryRevisionAtInit = this.server.registry.revision;
+  }
+
+  /**
+   * Treats the session as initialized at `revision` without a handshake: for stateless HTTP,
+   * where each request arrives on a fresh session carrying its revision in a header.
+   */
+  assumeInitialized(revision: string, capabilities: ClientCapabilities = {}): void {
+    const features = negotiateRevision(revision);
+    this.setNegotiated(features, capabilities, undefined, shapeCapabilities(this.server.capabilities(), features));
+    this.initializedNotified = true;
   }
 
   /** @internal Called by `logging/setLevel`. */

@@ -34,13 +34,14 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
 
   return {
     'tools/list'(params, ctx) {
-      const page = server.listPage('tools', ctx.revision, params.cursor);
+      const page = server.listPage('tools', ctx.revision, params.cursor, ctx.session.principal);
       return page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items };
     },
 
     'tools/call'(params, ctx) {
       const name = requireString(params, 'name', 'tools/call');
-      const tool = server.registry.tool(name);
+      // A tool the principal may not use is unknown to it, exactly like a missing one.
+      const tool = server.registry.toolFor(name, ctx.session.principal);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       const args = optionalObject(params, 'arguments', 'tools/call') ?? NO_ARGS;
       const f = ctx.revision;
