@@ -31,13 +31,22 @@ function flatten(errors: ValidationError[], path = ''): string[] {
 const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> =>
   errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value };
 
-/** True when any asynchronous constraint is registered with class-validator (checked per call: it is a map scan of constraint classes, not of properties). */
+let seenConstraintClasses = -1;
+let anyAsync = false;
+
+/**
+ * True when any asynchronous constraint is registered with class-validator. Constraint classes
+ * can be declared at any time, so the answer is recomputed only when their count changes.
+ */
 function asyncConstraintsRegistered(): boolean {
   const constraints = (getMetadataStorage() as unknown as { constraintMetadatas?: Map<unknown, { async: boolean }[]> }).constraintMetadatas;
   // Unknown storage layout (another class-validator version): stay on the safe, async side.
   if (!constraints) return true;
-  for (const list of constraints.values()) if (list.some((c) => c.async)) return true;
-  return false;
+  if (constraints.size !== seenConstraintClasses) {
+    seenConstraintClasses = constraints.size;
+    anyAsync = [...constraints.values()].some((list) => list.some((c) => c.async));
+  }
+  return anyAsync;
 }
 
 /** Converts and validates `plain` as an instance of `dto`; synchronous when no async constraint exists. */

@@ -30,6 +30,7 @@ export class FeatureRegistry {
   private readonly prompts = new Map<string, RegisteredPrompt>();
   private readonly listeners: ((kind: FeatureKind) => void)[] = [];
   private version = 0;
+  private guardedAt?: { version: number; value: boolean };
 
   /** Increases on every change; caches built from the registry compare against it. */
   get revision(): number {
@@ -130,8 +131,10 @@ export class FeatureRegistry {
 
   /** True when any tool has a guard (lists must then be filtered per principal). */
   hasGuardedTools(): boolean {
-    for (const t of this.tools.values()) if (t.guard) return true;
-    return false;
+    if (this.guardedAt?.version !== this.version) {
+      this.guardedAt = { version: this.version, value: [...this.tools.values()].some((t) => t.guard) };
+    }
+    return this.guardedAt.value;
   }
 
   /** The tool of that name, if `principal` may use it. */
