@@ -20,7 +20,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject, Revision, WireEntry } from './spec-schemas';
+import type { JsonObject, Revision } from './spec-schemas';
+import { WireRecorder } from './wire-recorder';
 
 /** A built server entry point, run with the current Node.js executable. */
 export interface ServerEntry {
@@ -42,17 +43,13 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-type Listener = (entry: WireEntry) => void;
-
 /** A Transport wrapping StdioClientTransport that pins the revision and records the wire. */
-export class RecordingTransport implements Transport {
+export class RecordingTransport extends WireRecorder implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   sessionId?: string;
 
-  /** Every message in both directions, in order. */
-  readonly wire: WireEntry[] = [];
   /** Errors reported by the inner transport (e.g. a line the SDK could not parse). */
   readonly transportErrors: Error[] = [];
   /** What the client told the transport after `initialize` (SDK `setProtocolVersion`). */
@@ -66,14 +63,13 @@ export class RecordingTransport implements Transport {
   stderr = '';
 
   private readonly inner: StdioClientTransport;
-  private readonly started = Date.now();
-  private listeners: Listener[] = [];
   private pendingLine = '';
 
   constructor(
     readonly revision: Revision,
     readonly server: ServerEntry,
   ) {
+    super();
     this.inner = new StdioClientTransport({
       command: process.execPath,
       args: [server.main, ...(server.args ?? [])],
@@ -125,12 +121,6 @@ export class RecordingTransport implements Transport {
     }
   }
 
-  private record(direction: WireEntry['direction'], message: JsonObject): void {
-    const entry: WireEntry = { seq: this.wire.length, at: Date.now() - this.started, direction, message: structuredClone(message) };
-    this.wire.push(entry);
-    for (const listener of this.listeners) listener(entry);
-  }
-
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     let out: JSONRPCMessage = message;
     if ('method' in message && message.method === 'initialize' && 'id' in message) {
@@ -146,67 +136,6 @@ export class RecordingTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.negotiatedProtocolVersion = version;
-  }
-
-  /** The seq the next recorded message will get (use as `since`). */
-  mark(): number {
-    return this.wire.length;
-  }
-
-  /** Server messages recorded at or after `since`. */
-  inbound(since = 0): JsonObject[] {
-    return this.wire.filter((e) => e.seq >= since && e.direction === 'server->client').map((e) => e.message);
-  }
-
-  /** Entries (any direction) at or after `since` matching `predicate`. */
-  entries(predicate: (entry: WireEntry) => boolean, since = 0): WireEntry[] {
-    return this.wire.filter((e) => e.seq >= since && predicate(e));
-  }
-
-  /** The last request the client sent with this method (and matching `where`). */
-  lastRequest(method: string, where: (params: JsonObject) => boolean = () => true): WireEntry {
-    for (let i = this.wire.length - 1; i >= 0; i--) {
-      const { direction, message } = this.wire[i];
-      if (direction === 'client->server' && message.method === method && 'id' in message && where((message.params ?? {}) as JsonObject)) {
-        return this.wire[i];
-      }
-    }
-    throw new Error(`The client never sent a ${method} request matching the filter`);
-  }
-
-  /** Every server response (result or error) carrying this id. */
-  responsesTo(id: unknown): WireEntry[] {
-    return this.wire.filter(
-      (e) => e.direction === 'server->client' && !('method' in e.message) && JSON.stringify(e.message.id) === JSON.stringify(id),
-    );
-  }
-
-  /** The server's single response to the last matching request (fails when there is not exactly one). */
-  responseTo(method: string, where?: (params: JsonObject) => boolean): JsonObject {
-    const request = this.lastRequest(method, where);
-    const responses = this.responsesTo(request.message.id);
-    if (responses.length !== 1) throw new Error(`Expected one response to ${method} id ${String(request.message.id)}, got ${responses.length}`);
-    return responses[0].message;
-  }
-
-  /** Resolves with the first server message at or after `since` matching `predicate`. */
-  waitFor(predicate: (message: JsonObject) => boolean, what: string, since = 0, timeoutMs = 5000): Promise<WireEntry> {
-    const found = this.wire.find((e) => e.seq >= since && e.direction === 'server->client' && predicate(e.message));
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const listener: Listener = (entry) => {
-        if (entry.direction === 'server->client' && predicate(entry.message)) {
-          clearTimeout(timer);
-          this.listeners = this.listeners.filter((l) => l !== listener);
-          resolve(entry);
-        }
-      };
-      const timer = setTimeout(() => {
-        this.listeners = this.listeners.filter((l) => l !== listener);
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
-      }, timeoutMs);
-      this.listeners.push(listener);
-    });
   }
 }
 

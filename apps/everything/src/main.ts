@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-/** Entry point: `node apps/everything/dist/main.js --transport stdio`. */
+/**
+ * Entry point: `node apps/everything/dist/main.js --transport stdio`, or
+ * `--transport http [--port 3000] [--host 127.0.0.1]` for Streamable HTTP at /mcp and the legacy
+ * HTTP+SSE transport at /sse on the same port (the URLs are printed on stderr).
+ */
 import { createEverythingServer } from './everything.server.js';
 
 function option(name: string, fallback: string): string {
@@ -7,12 +11,7 @@ function option(name: string, fallback: string): string {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
-async function main(): Promise<void> {
-  const transport = option('transport', 'stdio');
-  if (transport !== 'stdio') {
-    process.stderr.write(`Unknown transport "${transport}"; this build serves: stdio\n`);
-    process.exit(2);
-  }
+async function serveStdio(): Promise<void> {
   const connection = await createEverythingServer().listen({ transport: 'stdio' });
   if (process.stdin.isTTY) {
     process.stderr.write('typemcp-everything: serving MCP over stdio; connect an MCP client (Ctrl+D to stop)\n');
@@ -21,4 +20,27 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-void main();
+async function serveHttp(): Promise<void> {
+  const port = Number(option('port', '3000'));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`Invalid --port "${option('port', '')}"; give a number from 0 (any free port) to 65535\n`);
+    process.exit(2);
+  }
+  const listener = await createEverythingServer().listen({ transport: 'http', port, host: option('host', '127.0.0.1') });
+  process.stderr.write(`typemcp-everything: Streamable HTTP at ${listener.url} (legacy HTTP+SSE at ${listener.url.replace(/\/mcp$/, '/sse')})\n`);
+  const stop = () => void listener.close().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+const transport = option('transport', 'stdio');
+if (transport === 'stdio') void serveStdio();
+else if (transport === 'http') {
+  serveHttp().catch((error: unknown) => {
+    process.stderr.write(`typemcp-everything: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+} else {
+  process.stderr.write(`Unknown transport "${transport}"; this build serves: stdio, http\n`);
+  process.exit(2);
+}

@@ -33,7 +33,14 @@ export { audio, embeddedResource, image, resourceLink, text } from './content/co
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';
 export { DtoSchemaFactory, type DtoSchemaOptions } from './schema/index.js';
-export { createServer, TypeMcpServer, type ListenOptions } from './server/create-server.js';
+export {
+  createServer,
+  TypeMcpServer,
+  type HttpListenerHandle,
+  type HttpListenOptions,
+  type ListenOptions,
+  type StdioListenOptions,
+} from './server/create-server.js';
 export type { Provider, ServerOptions } from './server/server-options.interface.js';
 export { DefinitionError, ErrorCode, McpError, ToolError } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

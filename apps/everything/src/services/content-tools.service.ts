@@ -1,5 +1,6 @@
 /** The conformance suite's content, logging, progress and error tools. */
 import { audio, Context, embeddedResource, image, McpService, Tool, ToolError } from '@typemcp/core';
+import { closeSseStream } from '@typemcp/http';
 import { JSON_SCHEMA_2020_12, sleep, TEST_AUDIO_BASE64, TEST_IMAGE_BASE64 } from '../fixtures.js';
 
 @McpService()
@@ -63,6 +64,9 @@ export class ContentToolsService {
     description: 'Tests SSE stream disconnection and client reconnection (SEP-1699); on stdio it simply completes',
   })
   async reconnection(ctx: Context) {
+    // Over Streamable HTTP (client at 2025-11-25) the connection closes now and the client
+    // resumes with Last-Event-ID to get the result; elsewhere this does nothing.
+    closeSseStream(ctx.request);
     await sleep(100, ctx.signal);
     return 'Reconnection test completed successfully.';
   }

@@ -14,8 +14,51 @@ import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import type { ServerOptions } from './server-options.interface.js';
 
-/** How to serve: `{ transport: 'stdio' }` (HTTP comes with @typemcp/http). */
-export type ListenOptions = { transport: 'stdio' } & StdioOptions;
+/** Serve over stdio. */
+export type StdioListenOptions = { transport: 'stdio' } & StdioOptions;
+
+/**
+ * Serve over HTTP (Streamable HTTP at /mcp, HTTP+SSE at /sse) with the optional package
+ * @typemcp/http: the rest are its `serveHttp()` options (kept loose here so @typemcp/core does
+ * not depend on it).
+ */
+export interface HttpListenOptions {
+  transport: 'http';
+  /** TCP port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Bind address (default 127.0.0.1). */
+  host?: string;
+  [option: string]: unknown;
+}
+
+/** What `listen({ transport: 'http' })` resolves with (@typemcp/http's HttpListener). */
+export interface HttpListenerHandle {
+  /** The Streamable HTTP endpoint URL. */
+  readonly url: string;
+  readonly port: number;
+  /** Graceful shutdown of the HTTP server and its sessions. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** How to serve: `{ transport: 'stdio' }` or `{ transport: 'http', port, host, ... }`. */
+export type ListenOptions = StdioListenOptions | HttpListenOptions;
+
+const HTTP_PACKAGE = '@typemcp/http';
+
+/** Loads @typemcp/http at run time, only when HTTP is asked for. */
+function loadHttp(): { serveHttp(server: TypeMcpServer, options: object): Promise<HttpListenerHandle> } {
+  try {
+    return require(HTTP_PACKAGE) as ReturnType<typeof loadHttp>;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(HTTP_PACKAGE)) {
+      throw Object.assign(new Error(`listen({ transport: 'http' }) needs ${HTTP_PACKAGE}; install it: npm install ${HTTP_PACKAGE}`), {
+        code: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
+      });
+    }
+    throw error;
+  }
+}
 
 /** A running TypeMCP server. @publicApi */
 export class TypeMcpServer {
@@ -110,11 +153,22 @@ export class TypeMcpServer {
     }
   }
 
-  /** Starts serving. With stdio, resolves at once with the connection (await `closed` to run until stdin ends). */
-  async listen(options: ListenOptions): Promise<StdioConnection> {
-    const { transport, ...rest } = options;
-    if (transport !== 'stdio') throw new Error(`Unknown transport "${String(transport)}"; install @typemcp/http for HTTP`);
-    return serveStdio(this.engine, rest);
+  /**
+   * Starts serving. With stdio, resolves at once with the connection (await `closed` to run until
+   * stdin ends); with HTTP, once the server listens (requires @typemcp/http).
+   */
+  listen(options: StdioListenOptions): Promise<StdioConnection>;
+  listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
+  async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
+    if (options.transport === 'stdio') {
+      const { transport: _transport, ...rest } = options;
+      return serveStdio(this.engine, rest);
+    }
+    if (options.transport === 'http') {
+      const { transport: _transport, ...rest } = options;
+      return loadHttp().serveHttp(this, rest);
+    }
+    throw new Error(`Unknown transport "${String((options as { transport: unknown }).transport)}"; use 'stdio' or 'http'`);
   }
 
   /** The instance the container holds for a class (a service or an injectable). */

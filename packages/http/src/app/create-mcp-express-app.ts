@@ -1,0 +1,79 @@
+/**
+ * createMcpExpressApp(): the MCP routes as an express 5 application, to listen on or to mount in
+ * an existing app (`app.use(mcp.app)`). Every route checks Host/Origin and only its own paths,
+ * so mounting it leaves the host application's other routes alone.
+ */
+import type { ProtocolServer } from '@typemcp/protocol';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
+import type { HttpOptions } from '../http-options.interface.js';
+import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
+import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
+import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
+import { McpHttpHost, originOf } from './mcp-http.host.js';
+import { requestLog } from './request-log.middleware.js';
+
+/** A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer). @publicApi */
+export type McpServerLike = ProtocolServer | { readonly engine: ProtocolServer };
+
+/** @publicApi */
+export interface McpExpressApp {
+  /** The express application: mount it (`app.use(mcp.app)`) or listen on it. */
+  readonly app: Express;
+  /** Sessions open now (both transports). */
+  readonly sessionCount: number;
+  /** Refuses new requests, gives in-flight ones `graceMs` (default: the `graceMs` option), ends every session and stream, stops timers. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The engine behind a server-like value. */
+export function engineOf(server: McpServerLike): ProtocolServer {
+  return 'engine' in server ? server.engine : server;
+}
+
+/** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
+export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
+  const host = new McpHttpHost(engineOf(server), options);
+  const app = express();
+  app.disable('x-powered-by');
+  const before: RequestHandler[] = options.log ? [requestLog] : [];
+  const guarded: RequestHandler = (req, res, next) => {
+    try {
+      host.guard.check(req);
+      next();
+    } catch (error) {
+      sendHttpError(res, error as HttpTransportError);
+    }
+  };
+
+  if (options.health !== false) {
+    app.get('/health', ...before, guarded, (_req, res) => void res.json({ status: 'ok' }));
+  }
+  const metadata = options.auth?.protectedResource;
+  if (metadata) {
+    app.get([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/{*resource}`], ...before, guarded, (req, res) => {
+      const origin = originOf(req);
+      res.json({ ...(origin ? { resource: `${origin}${req.baseUrl}${host.path}` } : {}), ...metadata });
+    });
+  }
+  app.all(host.path, ...before, new StreamableHttpHandler(host).handle);
+  if (options.legacySse !== false) {
+    const legacy = new LegacySseHandler(host, '/messages');
+    const notGet = legacy.notAllowed('GET');
+    const notPost = legacy.notAllowed('POST');
+    // Not app.get: express would route HEAD there too, and a HEAD stream never ends.
+    app.all('/sse', ...before, (req, res) => (req.method === 'GET' ? legacy.open(req, res) : notGet(req, res)));
+    app.all('/messages', ...before, (req, res) => (req.method === 'POST' ? legacy.message(req, res) : notPost(req, res)));
+  }
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendHttpError(res, host.toHttpError(error, `${req.method} ${req.path}`));
+  });
+
+  return {
+    app,
+    get sessionCount() {
+      return host.store.size;
+    },
+    close: (graceMs) => host.close(graceMs),
+  };
+}

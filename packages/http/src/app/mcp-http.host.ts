@@ -1,0 +1,143 @@
+/**
+ * The state behind the HTTP routes of one server: resolved options, the session and event
+ * stores, the keep-alive timer, authentication, and the session lifecycle (creation, lookup
+ * with principal binding, shutdown).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { ProtocolServer } from '@typemcp/protocol';
+import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import type { EventStore } from '../events/event-store.interface.js';
+import { MemoryEventStore } from '../events/memory-event.store.js';
+import type { HttpOptions } from '../http-options.interface.js';
+import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
+import { HostOriginGuard, isLoopback, LOOPBACK_HOSTS } from '../security/host-origin.guard.js';
+import { samePrincipalByJson } from '../security/same-principal.js';
+import { MemorySessionStore } from '../sessions/memory-session.store.js';
+import type { SessionStore, StoredSession } from '../sessions/session-store.interface.js';
+import { KeepAlive } from '../sse/keep-alive.js';
+import type { SessionHost, StreamableSession } from '../streamable/streamable-session.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A request as express routes it (mount path, protocol). */
+export type RoutedRequest = IncomingMessage & { baseUrl?: string; protocol?: string };
+
+/**
+ * This server's origin as the client addressed it, for URLs sent back in headers and metadata;
+ * undefined when the Host header is not a plain host[:port] (it is not always allow-listed).
+ */
+export function originOf(req: RoutedRequest): string | undefined {
+  const host = req.headers.host;
+  return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `${req.protocol ?? 'http'}://${host}` : undefined;
+}
+
+function defaultOnError(error: unknown, where: string): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`[typemcp/http] error in ${where}: ${detail}\n`);
+}
+
+export class McpHttpHost implements SessionHost {
+  readonly path: string;
+  readonly stateful: boolean;
+  readonly maxBodyBytes: number;
+  readonly retryMs: number;
+  readonly graceMs: number;
+  readonly events?: EventStore;
+  readonly store: SessionStore;
+  readonly keepAlive: KeepAlive;
+  readonly guard: HostOriginGuard;
+  readonly auth?: BearerAuth;
+  /** Stateless sessions serving a POST right now (closed on shutdown). */
+  readonly transient = new Set<StoredSession>();
+  private readonly samePrincipal: (a: unknown, b: unknown) => boolean;
+  private shuttingDown = false;
+
+  constructor(
+    readonly engine: ProtocolServer,
+    readonly options: HttpOptions,
+  ) {
+    this.path = options.path ?? '/mcp';
+    this.stateful = options.sessions !== false;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.retryMs = options.retryMs ?? 1000;
+    this.graceMs = options.graceMs ?? 5000;
+    this.events = options.eventStore === false || !this.stateful ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
+    this.keepAlive = new KeepAlive(options.keepAliveMs ?? 15_000);
+    const bind = options.host ?? '127.0.0.1';
+    this.guard = new HostOriginGuard(
+      options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false),
+      options.allowedOrigins ?? LOOPBACK_HOSTS,
+    );
+    if (options.auth) this.auth = new BearerAuth(options.auth);
+    this.samePrincipal = options.auth?.samePrincipal ?? samePrincipalByJson;
+  }
+
+  reportError(error: unknown, where: string): void {
+    (this.options.onError ?? defaultOnError)(error, where);
+  }
+
+  /** Host/Origin, shutdown and authentication checks of every MCP route; resolves with the principal. */
+  async admit(req: RoutedRequest): Promise<unknown> {
+    this.guard.check(req);
+    if (this.shuttingDown) {
+      throw new HttpTransportError(503, HttpErrorCode.ShuttingDown, 'Service unavailable: the server is shutting down', -32000, { Connection: 'close' });
+    }
+    return this.auth?.authenticate(req, () => this.metadataUrl(req));
+  }
+
+  /** The URL of the RFC 9728 document advertised in `WWW-Authenticate`. */
+  metadataUrl(req: RoutedRequest): string | undefined {
+    const auth = this.options.auth;
+    if (auth?.resourceMetadataUrl) return auth.resourceMetadataUrl;
+    const origin = auth?.protectedResource && originOf(req);
+    return origin ? `${origin}${req.baseUrl ?? ''}${PROTECTED_RESOURCE_PATH}` : undefined;
+  }
+
+  /** Adds a new session to the store; 503 when it is full of busy sessions. */
+  register(session: StoredSession): void {
+    if (!this.store.add(session)) {
+      void session.close(0);
+      throw new HttpTransportError(503, HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', -32000, { 'Retry-After': '5' });
+    }
+  }
+
+  /** A new session id: a random UUID (122 random bits, visible ASCII). */
+  newSessionId(): string {
+    return randomUUID();
+  }
+
+  /**
+   * The session `id` of `kind`, bound to `principal`. An unknown id, an id of the other transport
+   * and another principal's session all answer 404, so session ids reveal nothing.
+   */
+  lookup<S extends StoredSession>(kind: S['kind'], id: string, principal: unknown): S {
+    const session = this.store.get(id);
+    if (!session || session.kind !== kind || (this.auth && !this.samePrincipal(session.principal, principal))) {
+      throw new HttpTransportError(404, HttpErrorCode.SessionNotFound, 'Session not found: it ended or never existed; send initialize without a session id to start one');
+    }
+    return session as S;
+  }
+
+  forget(session: StreamableSession | StoredSession): void {
+    if (!this.transient.delete(session)) this.store.delete(session.id);
+  }
+
+  /** Refuses new requests, closes every session (in-flight requests get `graceMs`), ends every stream. */
+  async close(graceMs = this.graceMs): Promise<void> {
+    this.shuttingDown = true;
+    const sessions = [...this.store.values(), ...this.transient];
+    await Promise.all(sessions.map((s) => s.close(graceMs).catch((error: unknown) => this.reportError(error, 'session close'))));
+    for (const connection of this.keepAlive.all()) connection.end();
+    this.keepAlive.dispose();
+    this.store.dispose();
+  }
+
+  /** `error` as an HttpTransportError; anything else is reported and becomes a 500. */
+  toHttpError(error: unknown, where: string): HttpTransportError {
+    if (error instanceof HttpTransportError) return error;
+    this.reportError(error, where);
+    return new HttpTransportError(500, HttpErrorCode.Internal, 'Internal error', -32603);
+  }
+}

@@ -1,0 +1,76 @@
+/** Options of serveHttp() and createMcpExpressApp(). */
+import type { IncomingMessage } from 'node:http';
+import type { EventStore } from './events/event-store.interface.js';
+import type { SessionStore } from './sessions/session-store.interface.js';
+
+/**
+ * Bearer-token authentication on /mcp, /sse and /messages (never on /health or the metadata
+ * document). A session is bound to the principal that created it. @publicApi
+ */
+export interface AuthOptions {
+  /**
+   * Checks a bearer token and returns the principal (any JSON-like value: claims, a user
+   * record...), or undefined when the token is not valid. Throwing counts as invalid.
+   */
+  verify(token: string, req: IncomingMessage): Promise<unknown> | unknown;
+  /** Sent as `resource_metadata` in `WWW-Authenticate` (default: this server's metadata URL when `protectedResource` is set). */
+  resourceMetadataUrl?: string;
+  /** RFC 9728 Protected Resource Metadata, served at `/.well-known/oauth-protected-resource` (`resource` defaults to the MCP endpoint URL). */
+  protectedResource?: Record<string, unknown>;
+  /** Whether two principals are the same one (default: equal JSON, key order ignored). */
+  samePrincipal?(a: unknown, b: unknown): boolean;
+}
+
+/** @publicApi */
+export interface HttpOptions {
+  /** Path of the Streamable HTTP endpoint (default `/mcp`). */
+  path?: string;
+  /** Serve the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages` (default true). */
+  legacySse?: boolean;
+  /**
+   * Stateful sessions with `Mcp-Session-Id` (default true). `false`: every POST is served by a
+   * fresh engine session (no GET stream, no server->client requests, no resumability).
+   */
+  sessions?: boolean;
+  /**
+   * The address the server binds (serveHttp) or is reached on (createMcpExpressApp); decides the
+   * default Host allow-list. Default `127.0.0.1`.
+   */
+  host?: string;
+  /**
+   * Accepted `Host` header names: `localhost` matches any port, `example.com:8443` one port;
+   * `false` turns the check off. Default: localhost, 127.0.0.1 and [::1] when `host` is a
+   * loopback address, otherwise no check.
+   */
+  allowedHosts?: readonly string[] | false;
+  /**
+   * Accepted `Origin` headers (checked only when the header is present): full origins
+   * (`https://app.example.com`) or host names (`localhost`: any scheme and port); `'*'` accepts
+   * any; `false` turns the check off. Default: localhost, 127.0.0.1 and [::1].
+   */
+  allowedOrigins?: readonly string[] | false;
+  /** Bearer-token authentication; no authentication when absent. */
+  auth?: AuthOptions;
+  /** Largest accepted request body in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Where sessions live (default: a MemorySessionStore with the two options below). */
+  sessionStore?: SessionStore;
+  /** A session with no request and no open stream for this long is closed (default 30 min). */
+  idleTimeoutMs?: number;
+  /** Most sessions at once (default 10 000): then the least recently used idle one is closed, or 503. */
+  maxSessions?: number;
+  /** Keeps SSE events for `Last-Event-ID` resumption (default: a MemoryEventStore); `false` turns resumability off. */
+  eventStore?: EventStore | false;
+  /** The `retry:` advice (ms) sent to clients at 2025-11-25 with the priming event (default 1000). */
+  retryMs?: number;
+  /** Interval of `: ping` comments on open SSE streams (default 15 000; 0 turns them off). */
+  keepAliveMs?: number;
+  /** How long in-flight requests may run on shutdown before they are answered with an error (default 5 000). */
+  graceMs?: number;
+  /** Serve `GET /health` (default true). */
+  health?: boolean;
+  /** One JSON line per request on stderr (default false). */
+  log?: boolean;
+  /** Where unexpected errors go (default: one line on stderr). */
+  onError?: (error: unknown, where: string) => void;
+}

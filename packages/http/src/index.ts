@@ -1,0 +1,17 @@
+/**
+ * @typemcp/http: serve a TypeMCP server over HTTP with express 5. Streamable HTTP at /mcp
+ * (2025-03-26 and later, stateful or stateless, resumable), the 2024-11-05 HTTP+SSE transport at
+ * /sse + /messages, Host/Origin checks, a bearer-token hook, body limits, and session and event
+ * store ports with in-memory implementations.
+ */
+export { createMcpExpressApp, type McpExpressApp, type McpServerLike } from './app/create-mcp-express-app.js';
+export { DEFAULT_MAX_BODY_BYTES } from './app/mcp-http.host.js';
+export { serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
+export { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from './errors/http-transport.error.js';
+export type { EventStore, StoredEvent } from './events/event-store.interface.js';
+export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory-event.store.js';
+export type { AuthOptions, HttpOptions } from './http-options.interface.js';
+export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
+export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';
+export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';
+export { closeSseStream } from './streamable/close-sse-stream.js';

@@ -1,0 +1,58 @@
+/**
+ * The deprecated HTTP+SSE transport of revision 2024-11-05: GET /sse opens the stream and
+ * announces `event: endpoint` with the POST URL; POST /messages?sessionId=... feeds the session
+ * and answers 202, the replies travel on the stream.
+ */
+import type { Request, Response } from 'express';
+import { isJsonContentType } from '../body/media-type.js';
+import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
+import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
+import type { McpHttpHost } from '../app/mcp-http.host.js';
+import { LegacySseSession } from './legacy-sse.session.js';
+
+export class LegacySseHandler {
+  constructor(
+    private readonly host: McpHttpHost,
+    /** Path of the POST endpoint, relative to where the app is mounted. */
+    private readonly messagesPath: string,
+  ) {}
+
+  private async guarded(req: Request, res: Response, work: (principal: unknown) => Promise<void> | void): Promise<void> {
+    try {
+      await work(await this.host.admit(req));
+    } catch (error) {
+      if (error instanceof BodyAbortedError) return;
+      sendHttpError(res, this.host.toHttpError(error, `${req.method} ${req.path}`));
+    }
+  }
+
+  /** GET /sse */
+  readonly open = (req: Request, res: Response): Promise<void> =>
+    this.guarded(req, res, (principal) => {
+      const id = this.host.newSessionId();
+      const session = new LegacySseSession(id, this.host.engine, res, this.host.keepAlive, principal, (s) => this.host.forget(s));
+      this.host.register(session);
+      session.start(`${req.baseUrl}${this.messagesPath}?sessionId=${encodeURIComponent(id)}`);
+    });
+
+  /** POST /messages?sessionId=... */
+  readonly message = (req: Request, res: Response): Promise<void> =>
+    this.guarded(req, res, async (principal) => {
+      const id = req.query.sessionId;
+      if (typeof id !== 'string' || id === '') {
+        throw new HttpTransportError(400, HttpErrorCode.SessionRequired, 'Bad request: the sessionId query parameter is required');
+      }
+      if (!isJsonContentType(req)) {
+        throw new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
+      }
+      const session = this.host.lookup<LegacySseSession>('legacy', id, principal);
+      session.track(res);
+      const body = await readJsonBody(req, this.host.maxBodyBytes);
+      session.engine.receiveValue(body);
+      res.writeHead(202, { 'Content-Type': 'text/plain' }).end('Accepted');
+    });
+
+  /** Any other method on /sse or /messages. */
+  readonly notAllowed = (allow: string) => (req: Request, res: Response): void =>
+    sendHttpError(res, new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, -32000, { Allow: allow }));
+}

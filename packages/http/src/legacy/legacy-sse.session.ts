@@ -1,0 +1,65 @@
+/**
+ * One session of the 2024-11-05 HTTP+SSE transport: the GET /sse stream carries everything the
+ * engine sends; the client POSTs to /messages?sessionId=... The stream is the session: when it
+ * closes, the session ends.
+ */
+import type { ProtocolServer, Session, Transport } from '@typemcp/protocol';
+import type { ServerResponse } from 'node:http';
+import type { StoredSession } from '../sessions/session-store.interface.js';
+import type { KeepAlive } from '../sse/keep-alive.js';
+import { SseConnection } from '../sse/sse-connection.js';
+
+export class LegacySseSession implements StoredSession, Transport {
+  readonly kind = 'legacy' as const;
+  readonly engine: Session;
+  lastActiveAt = Date.now();
+  private readonly connection: SseConnection;
+  private activeRequests = 0;
+  private closing?: Promise<void>;
+
+  constructor(
+    readonly id: string,
+    engine: ProtocolServer,
+    res: ServerResponse,
+    keepAlive: KeepAlive,
+    /** Who opened the stream (undefined without auth). */
+    readonly principal: unknown,
+    private readonly onEnd: (session: LegacySseSession) => void,
+  ) {
+    this.engine = engine.connect(this);
+    this.engine.principal = principal;
+    this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
+  }
+
+  get busy(): boolean {
+    return this.connection.isOpen || this.activeRequests > 0 || this.engine.inFlightCount > 0;
+  }
+
+  /** Starts the stream and tells the client where to POST. */
+  start(endpoint: string): void {
+    this.connection.start();
+    this.connection.event('endpoint', endpoint);
+  }
+
+  /** Counts a POST until its response closes. */
+  track(res: ServerResponse): void {
+    this.activeRequests++;
+    this.lastActiveAt = Date.now();
+    res.once('close', () => {
+      this.activeRequests--;
+      this.lastActiveAt = Date.now();
+    });
+  }
+
+  send(message: string): void {
+    this.connection.message(message);
+  }
+
+  close(graceMs = 0): Promise<void> {
+    return (this.closing ??= (async () => {
+      this.onEnd(this);
+      await this.engine.close(graceMs);
+      this.connection.end();
+    })());
+  }
+}

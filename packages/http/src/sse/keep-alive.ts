@@ -1,0 +1,44 @@
+/**
+ * Keep-alive for every open SSE connection: one unref'd interval writes a `: ping` comment to
+ * each, so proxies keep idle streams open and dead peers are noticed (the write fails, the
+ * response closes). One timer for all connections, not one per stream.
+ */
+import type { SseConnection } from './sse-connection.js';
+
+export class KeepAlive {
+  private readonly connections = new Set<SseConnection>();
+  private readonly timer?: NodeJS.Timeout;
+
+  constructor(intervalMs: number) {
+    if (intervalMs > 0) {
+      this.timer = setInterval(() => this.ping(), intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  add(connection: SseConnection): void {
+    this.connections.add(connection);
+  }
+
+  delete(connection: SseConnection): void {
+    this.connections.delete(connection);
+  }
+
+  /** Open connections (every SSE stream of this server). */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Every open connection (for shutdown). */
+  all(): SseConnection[] {
+    return [...this.connections];
+  }
+
+  ping(): void {
+    for (const connection of this.connections) connection.comment('ping');
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+  }
+}

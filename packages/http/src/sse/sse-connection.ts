@@ -1,0 +1,94 @@
+/**
+ * One open `text/event-stream` response. Writes are dropped once the client is gone; the
+ * client's departure is seen on the response's 'close' event (express 5: never the request's).
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { KeepAlive } from './keep-alive.js';
+
+/** The headers every SSE response carries. */
+export const SSE_HEADERS: Readonly<OutgoingHttpHeaders> = Object.freeze({
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  // Stops nginx-style proxies from buffering the stream.
+  'X-Accel-Buffering': 'no',
+});
+
+export class SseConnection {
+  private open = true;
+  private started = false;
+  private wrote = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly keepAlive: KeepAlive,
+    onClose: (connection: SseConnection) => void,
+  ) {
+    keepAlive.add(this);
+    res.once('close', () => {
+      this.open = false;
+      keepAlive.delete(this);
+      onClose(this);
+    });
+  }
+
+  /** True until the response ended or the client went away. */
+  get isOpen(): boolean {
+    return this.open && !this.res.writableEnded;
+  }
+
+  /**
+   * Sends the status and headers with whatever is written in the same tick (one packet for a
+   * quick answer), or alone on the next tick, so a client never waits for headers.
+   */
+  start(headers: OutgoingHttpHeaders = {}): void {
+    this.started = true;
+    this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
+    this.res.cork();
+    process.nextTick(() => {
+      this.res.uncork();
+      if (!this.wrote && this.isOpen) this.res.flushHeaders();
+    });
+  }
+
+  private write(chunk: string): void {
+    if (!this.isOpen) return;
+    this.wrote = true;
+    this.res.write(chunk);
+  }
+
+  /** A `message` event carrying one JSON-RPC message (or batch), with an event id when resumable. */
+  message(data: string, id?: string): void {
+    this.write(id === undefined ? `event: message\ndata: ${data}\n\n` : `event: message\nid: ${id}\ndata: ${data}\n\n`);
+  }
+
+  /** A named event (the legacy transport's `endpoint`). */
+  event(name: string, data: string): void {
+    this.write(`event: ${name}\ndata: ${data}\n\n`);
+  }
+
+  /** The priming event (SEP-1699): an id to resume from, an empty data field, and retry advice. */
+  prime(id: string, retryMs: number): void {
+    this.write(`id: ${id}\nretry: ${retryMs}\ndata: \n\n`);
+  }
+
+  /** Reconnection advice before the server closes the connection of a stream that goes on. */
+  retry(retryMs: number): void {
+    this.write(`retry: ${retryMs}\n\n`);
+  }
+
+  /** A comment line (keep-alive). */
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  /**
+   * Ends the response; `onFlushed` runs once everything was handed to the socket (not when the
+   * client left first). A response that was never started is left to whoever answers it.
+   */
+  end(onFlushed?: () => void): void {
+    if (!this.started || this.res.writableEnded) return;
+    if (onFlushed) this.res.once('finish', onFlushed);
+    this.res.end();
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The Streamable HTTP endpoint (revisions 2025-03-26 and later): POST carries one JSON-RPC
+ * message (a batch only on a 2025-03-26 session); requests get an SSE stream that ends after
+ * their responses, notifications and client responses get 202. GET opens the standalone stream
+ * or resumes one (`Last-Event-ID`); DELETE ends the session.
+ */
+import { LEGACY_REVISIONS, negotiateRevision, revisionFeatures, type RequestId } from '@typemcp/protocol';
+import type { Request, Response } from 'express';
+import { classify, type Inbound } from '../body/classify-message.js';
+import { accepts, isJsonContentType } from '../body/media-type.js';
+import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
+import { HttpErrorCode, HttpTransportError, sendHttpError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
+import type { McpHttpHost } from '../app/mcp-http.host.js';
+import { parseEventId } from './event-stream.js';
+import { StreamableSession } from './streamable-session.js';
+
+/** Revisions from which a client expects priming events and `retry:` (SEP-1699). */
+const PRIMING_SINCE = '2025-11-25';
+/** What a request without MCP-Protocol-Version is taken to speak (transports spec). */
+const DEFAULT_HEADER_REVISION = '2025-03-26';
+
+const headerOf = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | null = null) =>
+  new HttpTransportError(400, code, message, -32600, {}, id);
+
+/** The engine's answer to an invalid message, written on the batch's stream. */
+const invalidAnswer = (k: Inbound & { kind: 'invalid' }) =>
+  JSON.stringify({ jsonrpc: '2.0', id: k.id, error: { code: -32600, message: `Invalid request: ${k.reason}` } });
+
+export class StreamableHttpHandler {
+  constructor(private readonly host: McpHttpHost) {}
+
+  /** Every request to the MCP endpoint. */
+  readonly handle = async (req: Request, res: Response): Promise<void> => {
+    try {
+      const principal = await this.host.admit(req);
+      if (req.method === 'POST') return await this.post(req, res, principal);
+      if (req.method === 'GET' && this.host.stateful) return await this.get(req, res, principal);
+      if (req.method === 'DELETE' && this.host.stateful) return await this.delete(req, res, principal);
+      const allow = this.host.stateful ? 'GET, POST, DELETE' : 'POST';
+      throw new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: ${this.host.path} accepts ${allow}`, -32000, { Allow: allow });
+    } catch (error) {
+      if (error instanceof BodyAbortedError) return;
+      sendHttpError(res, this.host.toHttpError(error, `${req.method} ${this.host.path}`));
+    }
+  };
+
+  /** The MCP-Protocol-Version header: any revision this server speaks, or absent. */
+  private protocolVersion(req: Request): string | undefined {
+    const version = headerOf(req, 'mcp-protocol-version');
+    if (version !== undefined && !revisionFeatures(version)) {
+      throw badRequest(
+        HttpErrorCode.UnsupportedProtocolVersion,
+        `Bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${LEGACY_REVISIONS.join(', ')}`,
+      );
+    }
+    return version;
+  }
+
+  private session(req: Request, principal: unknown): StreamableSession {
+    const id = headerOf(req, 'mcp-session-id');
+    if (id === undefined) throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
+    return this.host.lookup<StreamableSession>('streamable', id, principal);
+  }
+
+  private async post(req: Request, res: Response, principal: unknown): Promise<void> {
+    if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
+      throw new HttpTransportError(406, HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(req)) {
+      throw new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
+    }
+    const version = this.protocolVersion(req);
+    // An unknown session is refused before its body is read.
+    const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
+    const body = await readJsonBody(req, this.host.maxBodyBytes);
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    if (messages.length === 0) throw badRequest(HttpErrorCode.InvalidMessage, 'Invalid request: a JSON-RPC batch must not be empty');
+    const kinds = messages.map(classify);
+    const initialize = !batch && kinds[0].kind === 'request' && kinds[0].method === 'initialize';
+
+    let session: StreamableSession;
+    const created = existing === undefined;
+    if (existing) {
+      session = existing;
+    } else if (!this.host.stateful) {
+      session = new StreamableSession('', this.host, principal, true);
+      this.host.transient.add(session);
+      if (!initialize) session.engine.assumeInitialized(version ?? DEFAULT_HEADER_REVISION);
+    } else if (initialize) {
+      session = new StreamableSession(this.host.newSessionId(), this.host, principal);
+      this.host.register(session);
+    } else {
+      throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
+    }
+    try {
+      if (batch && !session.engine.revision?.batching) {
+        const revision = session.engine.revision?.revision ?? 'none yet';
+        throw badRequest(HttpErrorCode.BatchNotAllowed, `Invalid request: JSON-RPC batches are only accepted on 2025-03-26 sessions (this one: ${revision})`);
+      }
+      session.track(res);
+      this.dispatch(session, res, messages, kinds, initialize, body);
+    } catch (error) {
+      if (created) void session.close(0);
+      throw error;
+    }
+  }
+
+  private dispatch(session: StreamableSession, res: Response, messages: unknown[], kinds: Inbound[], initialize: boolean, body: unknown): void {
+    const requests: { id: RequestId; method: string }[] = [];
+    const ids = new Set<RequestId>();
+    for (let i = 0; i < kinds.length; i++) {
+      const k = kinds[i];
+      if (k.kind !== 'request') continue;
+      if (session.hasPending(k.id) || ids.has(k.id)) {
+        kinds[i] = { kind: 'invalid', id: k.id, reason: `request id ${JSON.stringify(k.id)} is already in flight; ids must be unique` };
+      } else {
+        ids.add(k.id);
+        requests.push(k);
+      }
+    }
+    const single = kinds.length === 1 ? kinds[0] : undefined;
+    if (single?.kind === 'invalid') {
+      throw badRequest(single.reason.includes('already in flight') ? HttpErrorCode.DuplicateRequestId : HttpErrorCode.InvalidMessage, `Invalid request: ${single.reason}`, single.id);
+    }
+    if (!kinds.some((k) => k.kind === 'request' || k.kind === 'invalid')) {
+      this.feed(session, messages, kinds);
+      res.writeHead(202).end();
+      if (session.stateless) void session.close(0);
+      return;
+    }
+
+    const requested = initialize ? ((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '') : undefined;
+    const revision = initialize ? negotiateRevision(String(requested)).revision : session.engine.revision?.revision;
+    const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
+    const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
+    if (session.stateless) stream.onFinish = () => void session.close(0);
+    // A failed initialize leaves no session behind.
+    else if (initialize) stream.onFinish = () => void (session.engine.revision ? undefined : session.close(0));
+    // Held open while the batch is fed, so a request answered at once does not end it early.
+    stream.pending++;
+    this.feed(session, messages, kinds, (k) => session.emit(stream, invalidAnswer(k), true));
+    if (--stream.pending === 0) session.finish(stream);
+  }
+
+  private feed(session: StreamableSession, messages: unknown[], kinds: Inbound[], onInvalid?: (k: Inbound & { kind: 'invalid' }) => void): void {
+    for (let i = 0; i < messages.length; i++) {
+      const k = kinds[i];
+      if (k.kind === 'invalid') {
+        onInvalid?.(k);
+        continue;
+      }
+      session.engine.receiveValue(messages[i]);
+      if (k.kind === 'notification' && k.method === 'notifications/cancelled') {
+        const requestId = (messages[i] as { params?: { requestId?: RequestId } }).params?.requestId;
+        if (requestId !== undefined) session.cancelled(requestId);
+      }
+    }
+  }
+
+  private async get(req: Request, res: Response, principal: unknown): Promise<void> {
+    if (!accepts(req, 'text/event-stream')) {
+      throw new HttpTransportError(406, HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list text/event-stream');
+    }
+    this.protocolVersion(req);
+    const session = this.session(req, principal);
+    const lastEventId = headerOf(req, 'last-event-id');
+    if (lastEventId !== undefined) {
+      const parsed = parseEventId(lastEventId);
+      if (!parsed) throw badRequest(HttpErrorCode.UnknownEventId, 'Bad request: Last-Event-ID is not an event id of this server');
+      session.track(res);
+      return session.resume(res, parsed.streamId, parsed.seq);
+    }
+    const revision = session.engine.revision?.revision;
+    session.openStandalone(res, revision !== undefined && revision >= PRIMING_SINCE);
+    session.track(res);
+  }
+
+  private async delete(req: Request, res: Response, principal: unknown): Promise<void> {
+    this.protocolVersion(req);
+    const session = this.session(req, principal);
+    await session.close(0);
+    res.writeHead(200).end();
+  }
+}

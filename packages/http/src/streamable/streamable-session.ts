@@ -1,0 +1,264 @@
+/**
+ * One Streamable HTTP session, and the Transport of its engine Session. Every message the engine
+ * sends is routed by its relatedRequestId onto the SSE stream of the POST that carried that
+ * request (a stream ends after its last response), and anything else onto the standalone GET
+ * stream. With an event store, events are numbered per stream and kept for `Last-Event-ID`.
+ */
+import type { ProtocolServer, RequestId, Session, Transport } from '@typemcp/protocol';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isResponseTo } from '../body/classify-message.js';
+import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import type { EventStore } from '../events/event-store.interface.js';
+import { SessionEventLog } from '../events/session-event-log.js';
+import type { StoredSession } from '../sessions/session-store.interface.js';
+import type { KeepAlive } from '../sse/keep-alive.js';
+import { SseConnection } from '../sse/sse-connection.js';
+import { EventStream } from './event-stream.js';
+
+/** What a session needs from the HTTP server that owns it. */
+export interface SessionHost {
+  readonly engine: ProtocolServer;
+  /** Undefined when resumability is off. */
+  readonly events?: EventStore;
+  readonly keepAlive: KeepAlive;
+  readonly retryMs: number;
+  reportError(error: unknown, where: string): void;
+  /** The session ended: stop routing requests to it. */
+  forget(session: StreamableSession): void;
+}
+
+const registry = new WeakMap<Session, StreamableSession>();
+
+/** The HTTP session serving an engine session, if any (for closeSseStream). */
+export function streamableSessionOf(session: Session): StreamableSession | undefined {
+  return registry.get(session);
+}
+
+export class StreamableSession implements StoredSession, Transport {
+  readonly kind = 'streamable' as const;
+  readonly engine: Session;
+  lastActiveAt = Date.now();
+  private activeRequests = 0;
+  private readonly byRequest = new Map<RequestId, { stream: EventStream; method: string }>();
+  private readonly live = new Map<string, EventStream>();
+  private readonly standalone?: EventStream;
+  /** Undefined when not resumable (no event store, or stateless). */
+  private readonly log?: SessionEventLog;
+  private closing?: Promise<void>;
+
+  constructor(
+    /** The Mcp-Session-Id ('' for a stateless request). */
+    readonly id: string,
+    private readonly host: SessionHost,
+    /** Who created the session (undefined without auth). */
+    readonly principal: unknown,
+    /** Stateless: one POST, no standalone stream, no resumability. */
+    readonly stateless = false,
+  ) {
+    this.engine = host.engine.connect(this);
+    this.engine.principal = principal;
+    if (!stateless) {
+      this.standalone = new EventStream();
+      if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));
+    }
+    registry.set(this.engine, this);
+  }
+
+  get busy(): boolean {
+    return this.activeRequests > 0 || this.engine.inFlightCount > 0;
+  }
+
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** Counts an HTTP request on this session until its response closes. */
+  track(res: ServerResponse): void {
+    this.activeRequests++;
+    this.lastActiveAt = Date.now();
+    res.once('close', () => {
+      this.activeRequests--;
+      this.lastActiveAt = Date.now();
+    });
+  }
+
+  /** True when a request with this id is still waiting for its response. */
+  hasPending(id: RequestId): boolean {
+    return this.byRequest.has(id);
+  }
+
+  /** Starts the SSE response of a POST carrying `requests`. */
+  openRequestStream(res: ServerResponse, requests: { id: RequestId; method: string }[], prime: boolean, headers?: OutgoingHttpHeaders): EventStream {
+    const stream = new EventStream();
+    stream.pending = requests.length;
+    for (const r of requests) this.byRequest.set(r.id, { stream, method: r.method });
+    this.live.set(stream.id, stream);
+    this.attach(stream, res, prime, headers);
+    return stream;
+  }
+
+  /** Starts the standalone GET stream (one at a time: a second one is a 409). */
+  openStandalone(res: ServerResponse, prime: boolean): void {
+    const stream = this.standalone!;
+    if (stream.connection?.isOpen) {
+      throw new HttpTransportError(409, HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
+    }
+    this.attach(stream, res, prime);
+  }
+
+  private attach(stream: EventStream, res: ServerResponse, prime: boolean, headers?: OutgoingHttpHeaders): SseConnection {
+    const connection = new SseConnection(res, this.host.keepAlive, () => {
+      if (stream.connection !== connection) return;
+      stream.connection = undefined;
+      // A cancelled request's stream has nothing more to carry once its client left.
+      if (stream.pending === 0 && stream !== this.standalone) this.finish(stream);
+    });
+    stream.connection = connection;
+    connection.start(headers);
+    if (prime && this.log) {
+      connection.prime(stream.eventId(), this.host.retryMs);
+      stream.primed = true;
+    }
+    return connection;
+  }
+
+  /** Transport: routes one outgoing message. */
+  send(message: string, related?: RequestId): void {
+    if (related !== undefined) {
+      const entry = this.byRequest.get(related);
+      const response = isResponseTo(message, related);
+      if (entry) {
+        if (response) this.byRequest.delete(related);
+        this.emit(entry.stream, message, response);
+        if (response && --entry.stream.pending === 0) this.finish(entry.stream);
+        return;
+      }
+      // A response whose stream is gone (its request was cancelled) has nowhere to go.
+      if (response) return;
+    }
+    if (this.standalone) this.emit(this.standalone, message, false);
+  }
+
+  /** Writes one event on a stream (e.g. the error for an invalid member of a batch). */
+  emit(stream: EventStream, message: string, response: boolean): void {
+    let id: string | undefined;
+    if (this.log) {
+      const seq = ++stream.seq;
+      id = stream.eventId(seq);
+      this.log.append(stream.id, seq, message);
+      if (stream.held) return void stream.held.push({ seq, message });
+    }
+    const connection = stream.connection;
+    if (connection?.isOpen) {
+      connection.message(message, id);
+    } else if (!this.log && !response && stream !== this.standalone && this.standalone?.connection?.isOpen) {
+      // Not resumable: a notification or request whose POST stream is gone is better late than lost.
+      this.standalone.connection.message(message);
+    }
+  }
+
+  /** Ends a stream whose requests were all answered. */
+  finish(stream: EventStream): void {
+    if (stream.finished) return;
+    stream.finished = true;
+    this.live.delete(stream.id);
+    const connection = stream.connection;
+    // Delivered in full: nothing to resume. Otherwise the events stay for a resume.
+    if (connection?.isOpen && !stream.held) connection.end(() => this.forgetStream(stream));
+    stream.onFinish?.();
+  }
+
+  /**
+   * After `notifications/cancelled`: the engine will not answer that request. Its stream ends,
+   * unless the client saw an event id on it: SDK 1.x clients resume a stream that ends without
+   * a response and retry one that cannot give it, so such a stream stays open (as the SDK server
+   * leaves it) until the client leaves or the session ends.
+   */
+  cancelled(requestId: RequestId): void {
+    const entry = this.byRequest.get(requestId);
+    // initialize cannot be cancelled (the engine still answers it).
+    if (!entry || entry.method === 'initialize') return;
+    this.byRequest.delete(requestId);
+    const stream = entry.stream;
+    if (--stream.pending === 0 && !stream.primed && stream.seq === 0) this.finish(stream);
+  }
+
+  /**
+   * Closes the connection of a request's stream while the request goes on (SEP-1699 polling):
+   * the client reconnects with `Last-Event-ID` and gets the rest. Only for primed streams.
+   */
+  closeRequestStream(requestId: RequestId): boolean {
+    const stream = this.byRequest.get(requestId)?.stream;
+    const connection = stream?.connection;
+    if (!stream?.primed || !connection?.isOpen) return false;
+    stream.connection = undefined;
+    connection.retry(this.host.retryMs);
+    connection.end();
+    return true;
+  }
+
+  /** Resumes stream `streamId` after event `afterSeq` on a GET with `Last-Event-ID`. */
+  async resume(res: ServerResponse, streamId: string, afterSeq: number): Promise<void> {
+    const log = this.log;
+    if (!log) throw unknownEventId();
+    const stream = this.live.get(streamId) ?? (this.standalone?.id === streamId ? this.standalone : undefined);
+    if (!stream) {
+      // A finished stream: replay what is kept, then end.
+      const kept = await log.read(streamId, afterSeq);
+      if (!kept) throw unknownEventId();
+      const connection = this.replayConnection(res, () => {});
+      for (const e of kept) connection.message(e.message, `${streamId}:${e.seq}`);
+      connection.end(() => log.deleteStream(streamId));
+      return;
+    }
+    if (stream.held) throw new HttpTransportError(409, HttpErrorCode.StreamConflict, 'Conflict: this stream is already being resumed');
+    stream.connection?.end(); // a stale connection of the same stream
+    const connection: SseConnection = this.replayConnection(res, () => {
+      if (stream.connection === connection) stream.connection = undefined;
+    });
+    stream.connection = connection;
+    // Live events wait while the store is read (it may answer asynchronously), then follow in order.
+    stream.held = [];
+    let last = afterSeq;
+    for (const e of (await log.read(streamId, afterSeq)) ?? []) {
+      connection.message(e.message, stream.eventId(e.seq));
+      last = e.seq;
+    }
+    for (const e of stream.held) if (e.seq > last) connection.message(e.message, stream.eventId(e.seq));
+    stream.held = undefined;
+    if (stream.finished) connection.end(() => this.forgetStream(stream));
+  }
+
+  private replayConnection(res: ServerResponse, onClose: () => void): SseConnection {
+    const connection = new SseConnection(res, this.host.keepAlive, onClose);
+    connection.start();
+    return connection;
+  }
+
+  private forgetStream(stream: EventStream): void {
+    this.log?.deleteStream(stream.id);
+  }
+
+  /**
+   * Ends the session: in-flight requests get `graceMs` to finish (then an error response), every
+   * stream ends, kept events are dropped.
+   */
+  close(graceMs = 0): Promise<void> {
+    return (this.closing ??= (async () => {
+      this.host.forget(this);
+      await this.engine.close(graceMs);
+      for (const stream of this.live.values()) {
+        stream.finished = true;
+        stream.connection?.end();
+      }
+      this.standalone?.connection?.end();
+      this.live.clear();
+      this.byRequest.clear();
+      this.log?.deleteSession();
+    })());
+  }
+}
+
+function unknownEventId(): HttpTransportError {
+  return new HttpTransportError(400, HttpErrorCode.UnknownEventId, 'Last-Event-ID does not name a stream of this session that can be resumed');
+}
