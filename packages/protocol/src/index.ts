@@ -6,7 +6,15 @@
 export { ErrorCode, type ErrorCodeValue } from './jsonrpc/error-codes.js';
 export { ClientRequestError } from './jsonrpc/client-request.error.js';
 export { McpError } from './jsonrpc/protocol.error.js';
-export type { JsonObject, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, RequestId } from './jsonrpc/message.js';
+export {
+  classifyMessage,
+  type InboundMessage,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from './jsonrpc/message.js';
 export * from './mcp-types.js';
 export {
   LATEST_LEGACY_REVISION,

@@ -6,7 +6,7 @@
  */
 import { LEGACY_REVISIONS, negotiateRevision, revisionFeatures, type RequestId } from '@typemcp/protocol';
 import type { Request, Response } from 'express';
-import { classify, type Inbound } from '../body/classify-message.js';
+import { classifyMessage, type InboundMessage as Inbound } from '@typemcp/protocol';
 import { accepts, isJsonContentType } from '../body/media-type.js';
 import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
 import { HttpErrorCode, HttpTransportError, sendHttpError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
@@ -81,7 +81,7 @@ export class StreamableHttpHandler {
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     if (messages.length === 0) throw badRequest(HttpErrorCode.InvalidMessage, 'Invalid request: a JSON-RPC batch must not be empty');
-    const kinds = messages.map(classify);
+    const kinds = messages.map(classifyMessage);
     const initialize = !batch && kinds[0].kind === 'request' && kinds[0].method === 'initialize';
 
     let session: StreamableSession;
