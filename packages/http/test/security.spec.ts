@@ -2,7 +2,9 @@
  * Security on every route: Host and Origin allow-lists (403), bearer authentication (401 with
  * WWW-Authenticate), sessions bound to their principal, and the RFC 9728 metadata document.
  */
-import { call, errorBody, initialize, JSON_AND_SSE, messagesOf, post, rawRequest, serve, type Served } from './support/http-fixture';
+import { createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
+import { serveHttp } from '@typemcp/http';
+import { call, errorBody, initialize, JSON_AND_SSE, messagesOf, parseSse, post, rawRequest, serve, SseReader, type Served } from './support/http-fixture';
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
 
@@ -22,7 +24,7 @@ describe('Host and Origin (DNS rebinding)', () => {
     ['good Host, evil Origin', { origin: 'http://evil.example.com' }, 'TYPEMCP_HTTP_FORBIDDEN_ORIGIN'],
     ['good Host, opaque Origin', { origin: 'null' }, 'TYPEMCP_HTTP_FORBIDDEN_ORIGIN'],
   ])('refuses %s with 403 and a JSON-RPC error on every route', async (_what, headers, code) => {
-    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST'], ['/health', 'GET']]) {
+    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/mcp', 'DELETE'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST'], ['/health', 'GET']]) {
       const res = await raw(path, headers, method);
       expect([path, res.status]).toEqual([path, 403]);
       expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code } } });
@@ -108,6 +110,47 @@ describe('bearer authentication', () => {
     expect((await post(s.url, INIT, { authorization: 'Basic YWxpY2U6eA==' })).status).toBe(401);
   });
 
+  it('answers a bad token with 401 and error="invalid_token" on every MCP route', async () => {
+    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/mcp', 'DELETE'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST']]) {
+      const res = await fetch(`${s.base}${path}`, { method, headers: { ...JSON_AND_SSE, ...bearer('mallory') }, body: method === 'POST' ? INIT : undefined });
+      expect([path, method, res.status]).toEqual([path, method, 401]);
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource"`);
+      expect((await errorBody(res)).error.code).toBe(-32000);
+    }
+  });
+
+  it('binds a legacy HTTP+SSE session to its principal: another principal posting to its /messages gets 404', async () => {
+    const stream = await fetch(`${s.base}/sse`, { headers: { accept: 'text/event-stream', ...bearer('alice') } });
+    const reader = new SseReader(stream);
+    const endpoint = `${s.base}${(await reader.next())!.data!}`;
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const hijack = await fetch(endpoint, { method: 'POST', headers: { ...JSON_AND_SSE, ...bearer('bob') }, body: ping });
+    expect(hijack.status).toBe(404);
+    expect((await errorBody(hijack)).error.data.code).toBe('TYPEMCP_HTTP_SESSION_NOT_FOUND');
+    expect((await fetch(endpoint, { method: 'POST', headers: { ...JSON_AND_SSE, ...bearer('alice-again') }, body: ping })).status).toBe(202);
+    expect(await reader.nextMessage()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    await reader.cancel();
+  });
+
+  it("gives nothing of another principal's stream to a replay with its Last-Event-ID", async () => {
+    const a = await initialize(s.url, '2025-11-25', bearer('alice'));
+    const b = await initialize(s.url, '2025-11-25', bearer('bob'));
+    // The server closes alice's request stream mid-call: her result waits in the event store.
+    const { events } = await call(s.url, a.sessionId, 1, 'tools/call', { name: 'reconnect' }, bearer('alice'));
+    await new Promise((r) => setTimeout(r, 80));
+    const lastEventId = events[0].id!;
+    // Bob on his own session, and bob naming alice's session: neither yields her events.
+    const onOwn = await fetch(s.url, { headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': b.sessionId, 'last-event-id': lastEventId } });
+    expect(onOwn.status).toBe(400);
+    expect(await onOwn.text()).not.toContain('closed=');
+    const onHers = await fetch(s.url, { headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId } });
+    expect(onHers.status).toBe(404);
+    expect(await onHers.text()).not.toContain('closed=');
+    // Alice still gets it.
+    const own = await fetch(s.url, { headers: { ...bearer('alice'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId } });
+    expect(messagesOf(parseSse(await own.text()))).toEqual([{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'closed=true' }] } }]);
+  });
+
   it('serves /health and the RFC 9728 document without a token', async () => {
     expect(await (await fetch(`${s.base}/health`)).json()).toEqual({ status: 'ok' });
     const doc = await fetch(`${s.base}/.well-known/oauth-protected-resource`);
@@ -143,6 +186,69 @@ describe('bearer authentication', () => {
       expect((await fetch(`${custom.base}/.well-known/oauth-protected-resource`)).status).toBe(404);
     } finally {
       await custom.listener.close(0);
+    }
+  });
+});
+
+describe('tool guards over HTTP', () => {
+  afterEach(() => getMetadataStorage().reset());
+
+  it('hides a @Tool({ guard }) tool from one principal (absent from tools/list, refused by tools/call) and serves it to another', async () => {
+    getMetadataStorage().reset();
+    @McpService()
+    class Admin {
+      @Tool({ description: 'Admins only', guard: (p) => (p as { role?: string } | undefined)?.role === 'admin' })
+      purge() {
+        return 'purged';
+      }
+
+      @Tool({ description: 'Anyone' })
+      hello() {
+        return 'hello';
+      }
+    }
+    void Admin;
+    const principals: Record<string, { sub: string; role: string }> = { ann: { sub: 'ann', role: 'admin' }, uma: { sub: 'uma', role: 'user' } };
+    const listener = await serveHttp(createServer({ name: 'guarded', version: '1' }), { port: 0, keepAliveMs: 0, auth: { verify: (token) => principals[token] } });
+    try {
+      const as = async (token: string) => {
+        const headers = { authorization: `Bearer ${token}` };
+        const { sessionId } = await initialize(listener.url, '2025-11-25', headers);
+        const list = messagesOf((await call(listener.url, sessionId, 1, 'tools/list', {}, headers)).events)[0];
+        const purge = messagesOf((await call(listener.url, sessionId, 2, 'tools/call', { name: 'purge' }, headers)).events)[0];
+        return { tools: (list.result as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), purge };
+      };
+      const uma = await as('uma');
+      expect(uma.tools).toEqual(['hello']);
+      expect(uma.purge).toMatchObject({ id: 2, error: { code: -32602 } });
+      expect(JSON.stringify(uma.purge)).not.toContain('purged');
+      const ann = await as('ann');
+      expect(ann.tools).toEqual(['hello', 'purge']);
+      expect(ann.purge).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'purged' }] } });
+    } finally {
+      await listener.close(0);
+    }
+  });
+});
+
+describe('body limit', () => {
+  // /mcp is covered in streamable-http.spec.ts (declared and chunked); this is the legacy POST endpoint.
+  it('answers a body over maxBodyBytes on /messages with 413, and the session keeps serving', async () => {
+    const small = await serve({ maxBodyBytes: 1024 });
+    try {
+      const stream = await fetch(`${small.base}/sse`, { headers: { accept: 'text/event-stream' } });
+      const reader = new SseReader(stream);
+      const endpoint = `${small.base}${(await reader.next())!.data!}`;
+      const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } });
+      const res = await fetch(endpoint, { method: 'POST', headers: JSON_AND_SSE, body: big });
+      expect(res.status).toBe(413);
+      expect((await errorBody(res)).error.data.code).toBe('TYPEMCP_HTTP_PAYLOAD_TOO_LARGE');
+      const ok = await fetch(endpoint, { method: 'POST', headers: JSON_AND_SSE, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+      expect(ok.status).toBe(202);
+      expect(await reader.nextMessage()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+      await reader.cancel();
+    } finally {
+      await small.listener.close(0);
     }
   });
 });

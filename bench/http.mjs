@@ -1,0 +1,146 @@
+// HTTP benchmark: `tools/call add` over Streamable HTTP, stateless, 50 concurrent requests, against
+// raw node:http, ours (@typemcp/http), SDK 1.x and SDK 2.x, each in its own child process; rounds
+// interleaved with the order rotated; medians. Then server heap per idle legacy /sse session.
+// Usage: node bench/http.mjs [--quick] [--no-write]   (after `npm run build`)
+import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { cpus } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { median, percentile } from './lib/stats.mjs';
+
+const quick = process.argv.includes('--quick');
+const write = !quick && !process.argv.includes('--no-write');
+const ROUNDS = quick ? 1 : 5;
+const SECONDS = quick ? 0.5 : 2;
+const CONCURRENCY = 50;
+const SSE_N = quick ? 100 : 500;
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const SERVERS = ['raw', 'typemcp', 'sdk1', 'sdk2'];
+
+function spawnServer(name, mode = 'stateless') {
+  const child = fork(here(`./servers/http/${name}.mjs`), [mode], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, port: m.port }));
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
+  });
+}
+const heapOf = (child) => new Promise((resolve) => (child.once('message', (m) => resolve(m.heapUsed)), child.send('heap')));
+
+function callOnce(agent, port, a, b) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params: { name: 'add', arguments: { a, b } } });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: {
+      'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(body),
+    } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => {
+        try {
+          const json = (res.headers['content-type'] ?? '').includes('text/event-stream')
+            ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter(Boolean).map((d) => JSON.parse(d)).find((m) => 'result' in m || 'error' in m)
+            : JSON.parse(text);
+          if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b)) throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function load(port, seconds) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const samples = [];
+  const end = performance.now() + seconds * 1000;
+  const start = process.hrtime.bigint();
+  let n = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < end) {
+      const t = process.hrtime.bigint();
+      await callOnce(agent, port, n++, 1);
+      samples.push(Number(process.hrtime.bigint() - t) / 1000);
+    }
+  }));
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  agent.destroy();
+  const sorted = Float64Array.from(samples).sort();
+  return { callsPerSec: samples.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+}
+
+async function ssePerSession(name) {
+  const { child, port } = await spawnServer(name, 'sse');
+  const open = () => new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`GET /sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`));
+    let seen = '';
+    const onData = (c) => { seen += c.toString('latin1'); if (seen.includes('event: endpoint')) { socket.off('data', onData); socket.on('data', () => {}); resolve(socket); } };
+    socket.on('data', onData);
+    socket.on('error', reject);
+  });
+  const warm = await Promise.all(Array.from({ length: 20 }, open));
+  warm.forEach((s) => s.destroy());
+  await new Promise((r) => setTimeout(r, 200));
+  const before = await heapOf(child);
+  const sockets = [];
+  for (let i = 0; i < SSE_N; i += 50) sockets.push(...(await Promise.all(Array.from({ length: 50 }, open))));
+  const after = await heapOf(child);
+  sockets.forEach((s) => s.destroy());
+  child.kill();
+  return (after - before) / SSE_N;
+}
+
+const results = Object.fromEntries(SERVERS.map((s) => [s, []]));
+const procs = {};
+for (const name of SERVERS) {
+  try {
+    procs[name] = await spawnServer(name);
+    await load(procs[name].port, quick ? 0.3 : 1); // warm-up
+  } catch (e) {
+    console.log(`skipping ${name}: ${e.message}`);
+    procs[name]?.child.kill();
+    delete procs[name];
+  }
+}
+const live = SERVERS.filter((s) => procs[s]);
+for (let round = 0; round < ROUNDS; round++) {
+  const order = live.map((_, i) => live[(i + round) % live.length]);
+  for (const name of order) results[name].push(await load(procs[name].port, SECONDS));
+  console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
+}
+for (const { child } of Object.values(procs)) child.kill();
+
+const med = (name, key) => median(results[name].map((r) => r[key]));
+const raw = med('raw', 'callsPerSec');
+const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
+const sse = { raw: await ssePerSession('raw'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
+
+const date = new Date().toISOString().slice(0, 10);
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${process.platform}`;
+const table = [
+  `Run ${date} on ${machine}; \`node bench/http.mjs\`: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent stateless POSTs, medians over rounds.`,
+  '',
+  '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
+  '| --- | ---: | ---: | ---: | ---: |',
+  ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
+  '',
+  `Server heap per idle legacy HTTP+SSE session (${SSE_N} open \`/sse\` streams, after gc): typemcp ${(sse.typemcp / 1024).toFixed(1)} KB, SDK 1.x SSEServerTransport ${(sse.sdk1 / 1024).toFixed(1)} KB; ` +
+    `raw node:http holding the same open SSE responses (the per-connection floor): ${(sse.raw / 1024).toFixed(1)} KB, so TypeMCP's own state is ${((sse.typemcp - sse.raw) / 1024).toFixed(1)} KB per session.`,
+  '',
+  `Raw calls/s per round: ${results.raw.map((r) => r.callsPerSec.toFixed(0)).join(', ')}.`,
+].join('\n');
+console.log(`\n${table}`);
+if (write) {
+  const path = here('./README.md');
+  const readme = readFileSync(path, 'utf8');
+  const block = `<!-- http-results:start -->\n${table}\n<!-- http-results:end -->`;
+  const next = readme.includes('<!-- http-results:start -->')
+    ? readme.replace(/<!-- http-results:start -->[\s\S]*<!-- http-results:end -->/, block)
+    : `${readme.trimEnd()}\n\n## HTTP\n\n\`bench/http.mjs\` (\`npm run bench:http\`; \`node bench/http.mjs --quick\` for a smoke run that never writes): \`tools/call add\` over Streamable HTTP in stateless mode, 50 concurrent requests over a keep-alive agent, against \`raw\` (node:http JSON echo, \`bench/servers/http/raw.mjs\`), \`typemcp\` (a ProtocolServer via \`serveHttp(engine, { sessions: false })\`), \`sdk1\` (SDK 1.x StreamableHTTPServerTransport, stateless, new server + transport per request, express 5) and \`sdk2\` (SDK 2.x \`createMcpHandler\`, its stateless legacy fallback, wrapped for node:http by hand). Each server runs in its own child process; rounds are interleaved with the order rotated.\n\n${block}\n`;
+  writeFileSync(path, next);
+  console.log('bench/README.md updated');
+}

@@ -1,0 +1,19 @@
+// Ours: a ProtocolServer with `add` served by @typemcp/http. argv[2]: `stateless` (sessions: false) or `sse` (defaults, legacy /sse on).
+import { createRequire } from 'node:module';
+import { ready } from './ready.mjs';
+
+const require = createRequire(import.meta.url);
+const { ProtocolServer, ToolError } = require('../../../packages/protocol/dist/index.js');
+const { serveHttp } = require('../../../packages/http/dist/index.js');
+
+const engine = new ProtocolServer({ serverInfo: { name: 'typemcp-http', version: '1.0.0' } });
+engine.registry.addTool(
+  { name: 'add', description: 'Add two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  ({ a, b }) => {
+    if (typeof a !== 'number' || typeof b !== 'number') throw new ToolError('a and b must be numbers');
+    return { content: [{ type: 'text', text: String(a + b) }] };
+  },
+);
+const stateless = process.argv[2] !== 'sse';
+const listener = await serveHttp(engine, { port: 0, sessions: stateless ? false : true, keepAliveMs: 0 });
+ready(listener.port);
