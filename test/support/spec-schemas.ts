@@ -356,6 +356,29 @@ export function validateServerTraffic(revision: Revision, wire: readonly WireEnt
 }
 
 /** A readable rendering of failures for assertion messages. */
+/**
+ * The definitions a full session must have exercised for its schema check to mean something:
+ * every result kind, an error, notifications, and server->client requests when the client
+ * could be asked any.
+ */
+export function coreDefinitions(revision: Revision, withRequests: boolean): string[] {
+  return [
+    'InitializeResult',
+    'ListToolsResult',
+    'CallToolResult',
+    'ListResourcesResult',
+    'ListResourceTemplatesResult',
+    'ReadResourceResult',
+    'ListPromptsResult',
+    'GetPromptResult',
+    'CompleteResult',
+    'EmptyResult',
+    revision >= '2025-11-25' ? 'JSONRPCErrorResponse' : 'JSONRPCError',
+    'ServerNotification',
+    ...(withRequests ? ['ServerRequest'] : []),
+  ];
+}
+
 export function describeFailures(failures: readonly TrafficFailure[]): string[] {
   return failures.map((f) => {
     const errors = Array.isArray(f.errors)

@@ -22,7 +22,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeFailures, REVISIONS, validateServerTraffic, type JsonObject, type Revision } from '../../../test/support/spec-schemas';
+import { coreDefinitions, describeFailures, REVISIONS, validateServerTraffic, type JsonObject, type Revision } from '../../../test/support/spec-schemas';
 import { assertServerBuilt, connectStdio, type ServerEntry, type StdioSession } from '../../../test/support/stdio-session';
 
 /** The server entry point built by `npm run build` (tsc -b). */
@@ -663,21 +663,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
     // Not vacuous: the whole session was checked, every kind of message included.
     expect(report.checked).toBeGreaterThanOrEqual(80);
     expect(Object.keys(report.byDefinition)).toEqual(
-      expect.arrayContaining([
-        'InitializeResult',
-        'ListToolsResult',
-        'CallToolResult',
-        'ListResourcesResult',
-        'ListResourceTemplatesResult',
-        'ReadResourceResult',
-        'ListPromptsResult',
-        'GetPromptResult',
-        'CompleteResult',
-        'EmptyResult',
-        since(revision, '2025-11-25') ? 'JSONRPCErrorResponse' : 'JSONRPCError',
-        'ServerNotification',
-        'ServerRequest',
-      ]),
+      expect.arrayContaining(coreDefinitions(revision, true)),
     );
     const methods = new Set(s.transport.inbound().map((m) => m.method).filter(Boolean));
     const expectedMethods = [

@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describeFailures, validateServerTraffic, type JsonObject, type Revision } from '../../../../test/support/spec-schemas';
+import { coreDefinitions, describeFailures, validateServerTraffic, type JsonObject, type Revision } from '../../../../test/support/spec-schemas';
 import { assertServerBuilt, connectStdio, type ServerEntry, type StdioSession } from '../../../../test/support/stdio-session';
 
 const NOTES: ServerEntry = { main: path.resolve(__dirname, '../dist/main.js') };
@@ -221,21 +221,7 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     // Not vacuous: results of every kind, errors, notifications and (where possible) requests were checked.
     expect(report.checked).toBeGreaterThanOrEqual(25);
     expect(Object.keys(report.byDefinition)).toEqual(
-      expect.arrayContaining([
-        'InitializeResult',
-        'ListToolsResult',
-        'CallToolResult',
-        'ListResourcesResult',
-        'ListResourceTemplatesResult',
-        'ReadResourceResult',
-        'ListPromptsResult',
-        'GetPromptResult',
-        'CompleteResult',
-        'EmptyResult',
-        since(revision, '2025-11-25') ? 'JSONRPCErrorResponse' : 'JSONRPCError',
-        'ServerNotification',
-        ...(sampling ? ['ServerRequest'] : []),
-      ]),
+      expect.arrayContaining(coreDefinitions(revision, sampling)),
     );
     const methods = new Set(s.transport.inbound().map((m) => m.method).filter(Boolean));
     expect([...methods].sort()).toEqual(

@@ -5,16 +5,15 @@
  */
 import type { ProtocolServer, Session, Transport } from '@typemcp/protocol';
 import type { ServerResponse } from 'node:http';
+import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
 
-export class LegacySseSession implements StoredSession, Transport {
+export class LegacySseSession extends TrackedSession implements StoredSession, Transport {
   readonly kind = 'legacy' as const;
   readonly engine: Session;
-  lastActiveAt = Date.now();
   private readonly connection: SseConnection;
-  private activeRequests = 0;
   private closing?: Promise<void>;
 
   constructor(
@@ -26,6 +25,7 @@ export class LegacySseSession implements StoredSession, Transport {
     readonly principal: unknown,
     private readonly onEnd: (session: LegacySseSession) => void,
   ) {
+    super();
     this.engine = engine.connect(this);
     this.engine.principal = principal;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
@@ -41,15 +41,6 @@ export class LegacySseSession implements StoredSession, Transport {
     this.connection.event('endpoint', endpoint);
   }
 
-  /** Counts a POST until its response closes. */
-  track(res: ServerResponse): void {
-    this.activeRequests++;
-    this.lastActiveAt = Date.now();
-    res.once('close', () => {
-      this.activeRequests--;
-      this.lastActiveAt = Date.now();
-    });
-  }
 
   send(message: string): void {
     this.connection.message(message);

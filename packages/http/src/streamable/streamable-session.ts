@@ -10,6 +10,7 @@ import { isResponseTo } from '../body/classify-message.js';
 import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { SessionEventLog } from '../events/session-event-log.js';
+import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
@@ -34,11 +35,9 @@ export function streamableSessionOf(session: Session): StreamableSession | undef
   return registry.get(session);
 }
 
-export class StreamableSession implements StoredSession, Transport {
+export class StreamableSession extends TrackedSession implements StoredSession, Transport {
   readonly kind = 'streamable' as const;
   readonly engine: Session;
-  lastActiveAt = Date.now();
-  private activeRequests = 0;
   private readonly byRequest = new Map<RequestId, { stream: EventStream; method: string }>();
   private readonly live = new Map<string, EventStream>();
   private readonly standalone?: EventStream;
@@ -55,6 +54,7 @@ export class StreamableSession implements StoredSession, Transport {
     /** Stateless: one POST, no standalone stream, no resumability. */
     readonly stateless = false,
   ) {
+    super();
     this.engine = host.engine.connect(this);
     this.engine.principal = principal;
     if (!stateless) {
@@ -72,15 +72,6 @@ export class StreamableSession implements StoredSession, Transport {
     return this.closing !== undefined;
   }
 
-  /** Counts an HTTP request on this session until its response closes. */
-  track(res: ServerResponse): void {
-    this.activeRequests++;
-    this.lastActiveAt = Date.now();
-    res.once('close', () => {
-      this.activeRequests--;
-      this.lastActiveAt = Date.now();
-    });
-  }
 
   /** True when a request with this id is still waiting for its response. */
   hasPending(id: RequestId): boolean {
