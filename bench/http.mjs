@@ -117,7 +117,7 @@ for (const { child } of Object.values(procs)) child.kill();
 const med = (name, key) => median(results[name].map((r) => r[key]));
 const raw = med('raw', 'callsPerSec');
 const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
-const sse = { raw: await ssePerSession('raw'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
+const sse = { raw: await ssePerSession('raw'), express: await ssePerSession('express-floor'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
 
 const date = new Date().toISOString().slice(0, 10);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${process.platform}`;
@@ -129,7 +129,7 @@ const table = [
   ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
   '',
   `Server heap per idle legacy HTTP+SSE session (${SSE_N} open \`/sse\` streams, after gc): typemcp ${(sse.typemcp / 1024).toFixed(1)} KB, SDK 1.x SSEServerTransport ${(sse.sdk1 / 1024).toFixed(1)} KB; ` +
-    `raw node:http holding the same open SSE responses (the per-connection floor): ${(sse.raw / 1024).toFixed(1)} KB, so TypeMCP's own state is ${((sse.typemcp - sse.raw) / 1024).toFixed(1)} KB per session.`,
+    `raw node:http holding the same open SSE responses (the per-connection floor): ${(sse.raw / 1024).toFixed(1)} KB, express 5 holding them: ${(sse.express / 1024).toFixed(1)} KB; so TypeMCP's own state is ${((sse.typemcp - sse.express) / 1024).toFixed(1)} KB per session above express.`,
   '',
   `Raw calls/s per round: ${results.raw.map((r) => r.callsPerSec.toFixed(0)).join(', ')}.`,
 ].join('\n');

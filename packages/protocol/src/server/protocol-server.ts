@@ -170,7 +170,7 @@ export class ProtocolServer {
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
     for (const session of this.sessions) {
-      if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
+      if (session.isSubscribed(uri)) session.notify('notifications/resources/updated', { uri });
     }
   }
 

@@ -91,8 +91,11 @@ export class Session {
   private nextOutgoingId = 0;
   private closed = false;
   private readonly inFlight = new Map<RequestId, RequestContext>();
-  private readonly outgoing = new Map<RequestId, PendingRequest>();
-  private drainWaiters: (() => void)[] = [];
+  // Created on first use: most sessions never ask the client anything or wait to drain, and an
+  // idle session's size matters when thousands are open.
+  private outgoing?: Map<RequestId, PendingRequest>;
+  private drainWaiters?: (() => void)[];
+  private subscribed?: Set<string>;
 
   /** What the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities = {};
@@ -107,8 +110,20 @@ export class Session {
    * Tool guards and handlers read it; a transport binds a session to one principal.
    */
   principal?: unknown;
-  /** URIs this client subscribed to. */
-  readonly subscriptions = new Set<string>();
+  /** Records a `resources/subscribe`. */
+  subscribe(uri: string): void {
+    (this.subscribed ??= new Set()).add(uri);
+  }
+
+  /** Records a `resources/unsubscribe`. */
+  unsubscribe(uri: string): void {
+    this.subscribed?.delete(uri);
+  }
+
+  /** True when this client subscribed to `uri`. */
+  isSubscribed(uri: string): boolean {
+    return this.subscribed?.has(uri) ?? false;
+  }
 
   constructor(
     readonly server: ProtocolServer,
@@ -260,9 +275,9 @@ export class Session {
   private settle(ctx: RequestContext): boolean {
     ctx.done = true;
     if (this.inFlight.get(ctx.id) === ctx) this.inFlight.delete(ctx.id);
-    if (this.inFlight.size === 0 && this.drainWaiters.length) {
+    if (this.inFlight.size === 0 && this.drainWaiters) {
       const waiters = this.drainWaiters;
-      this.drainWaiters = [];
+      this.drainWaiters = undefined;
       for (const w of waiters) w();
     }
     return !ctx.cancelled;
@@ -319,9 +334,9 @@ export class Session {
   }
 
   private handleResponse(id: RequestId | null, result: unknown, error: unknown): void {
-    const pending = id === null ? undefined : this.outgoing.get(id);
+    const pending = id === null ? undefined : this.outgoing?.get(id);
     if (!pending) return; // a response to an id we never sent: ignored
-    this.outgoing.delete(id!);
+    this.outgoing!.delete(id!);
     pending.cleanup();
     if (error !== undefined) {
       const e = (error ?? {}) as JsonRpcErrorObject;
@@ -339,7 +354,7 @@ export class Session {
     const { signal } = options;
     return new Promise<T>((resolve, reject) => {
       const abandon = (reason: string, err: McpError) => {
-        if (!this.outgoing.delete(id)) return;
+        if (!this.outgoing?.delete(id)) return;
         cleanup();
         this.notify('notifications/cancelled', { requestId: id, reason }, options.relatedRequestId);
         reject(err);
@@ -357,7 +372,7 @@ export class Session {
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.outgoing.set(id, { resolve: resolve as (v: unknown) => void, reject, cleanup });
+      (this.outgoing ??= new Map()).set(id, { resolve: resolve as (v: unknown) => void, reject, cleanup });
       const message: JsonObject = { jsonrpc: '2.0', id, method };
       if (params !== undefined) message.params = params;
       this.send(JSON.stringify(message), options.relatedRequestId);
@@ -400,11 +415,12 @@ export class Session {
 
   /** Resolves when no inbound request is in flight. */
   drained(): Promise<void> {
-    return this.inFlight.size === 0 ? Promise.resolve() : new Promise((resolve) => this.drainWaiters.push(resolve));
+    return this.inFlight.size === 0 ? Promise.resolve() : new Promise((resolve) => (this.drainWaiters ??= []).push(resolve));
   }
 
   /** Fails every server->client request still waiting: the client can no longer answer. */
   abandonOutgoing(reason: string): void {
+    if (!this.outgoing) return;
     for (const [id, pending] of this.outgoing) {
       this.outgoing.delete(id);
       pending.cleanup();

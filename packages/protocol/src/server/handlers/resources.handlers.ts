@@ -53,13 +53,13 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
     'resources/subscribe'(params, ctx) {
       const uri = requireString(params, 'uri', 'resources/subscribe');
       if (!exists(uri)) throw notFound(uri);
-      ctx.session.subscriptions.add(uri);
+      ctx.session.subscribe(uri);
       return EMPTY;
     },
 
     'resources/unsubscribe'(params, ctx) {
       const uri = requireString(params, 'uri', 'resources/unsubscribe');
-      ctx.session.subscriptions.delete(uri);
+      ctx.session.unsubscribe(uri);
       return EMPTY;
     },
   };
