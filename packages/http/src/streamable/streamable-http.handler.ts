@@ -114,10 +114,12 @@ export class StreamableHttpHandler {
   private dispatch(session: StreamableSession, res: Response, messages: unknown[], kinds: Inbound[], initialize: boolean, body: unknown): void {
     const requests: { id: RequestId; method: string }[] = [];
     const ids = new Set<RequestId>();
+    let duplicate = false;
     for (let i = 0; i < kinds.length; i++) {
       const k = kinds[i];
       if (k.kind !== 'request') continue;
       if (session.hasPending(k.id) || ids.has(k.id)) {
+        duplicate = true;
         kinds[i] = { kind: 'invalid', id: k.id, reason: `request id ${JSON.stringify(k.id)} is already in flight; ids must be unique` };
       } else {
         ids.add(k.id);
@@ -126,7 +128,7 @@ export class StreamableHttpHandler {
     }
     const single = kinds.length === 1 ? kinds[0] : undefined;
     if (single?.kind === 'invalid') {
-      throw badRequest(single.reason.includes('already in flight') ? HttpErrorCode.DuplicateRequestId : HttpErrorCode.InvalidMessage, `Invalid request: ${single.reason}`, single.id);
+      throw badRequest(duplicate ? HttpErrorCode.DuplicateRequestId : HttpErrorCode.InvalidMessage, `Invalid request: ${single.reason}`, single.id);
     }
     if (!kinds.some((k) => k.kind === 'request' || k.kind === 'invalid')) {
       this.feed(session, messages, kinds);
