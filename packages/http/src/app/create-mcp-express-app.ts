@@ -9,6 +9,7 @@ import { HttpTransportError, sendHttpError } from '../errors/http-transport.erro
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
 import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
+import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
 import { McpHttpHost, originOf } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
@@ -56,14 +57,14 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
       res.json({ ...(origin ? { resource: `${origin}${req.baseUrl}${host.path}` } : {}), ...metadata });
     });
   }
-  app.all(host.path, ...before, new StreamableHttpHandler(host).handle);
+  app.all(host.path, ...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle);
   if (options.legacySse !== false) {
     const legacy = new LegacySseHandler(host, '/messages');
     const notGet = legacy.notAllowed('GET');
     const notPost = legacy.notAllowed('POST');
     // Not app.get: express would route HEAD there too, and a HEAD stream never ends.
-    app.all('/sse', ...before, (req, res) => (req.method === 'GET' ? legacy.open(req, res) : notGet(req, res)));
-    app.all('/messages', ...before, (req, res) => (req.method === 'POST' ? legacy.message(req, res) : notPost(req, res)));
+    app.all('/sse', ...before, corsFor(host.guard, 'GET'), (req, res) => (req.method === 'GET' ? legacy.open(req, res) : notGet(req, res)));
+    app.all('/messages', ...before, corsFor(host.guard, 'POST'), (req, res) => (req.method === 'POST' ? legacy.message(req, res) : notPost(req, res)));
   }
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     sendHttpError(res, host.toHttpError(error, `${req.method} ${req.path}`));

@@ -66,6 +66,11 @@ export class HostOriginGuard {
     }
   }
 
+  /** True when `origin` (an Origin header value) is allowed. */
+  allowsOrigin(origin: string): boolean {
+    return this.anyOrigin || this.originAllowed(origin);
+  }
+
   private originAllowed(origin: string): boolean {
     let url: URL;
     try {
