@@ -14,6 +14,9 @@ export const SSE_HEADERS: Readonly<OutgoingHttpHeaders> = Object.freeze({
   'X-Accel-Buffering': 'no',
 });
 
+/** Bytes an SSE response may hold unsent before its reader is considered gone. */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
 export class SseConnection {
   private open = true;
   private started = false;
@@ -55,6 +58,9 @@ export class SseConnection {
     if (!this.isOpen) return;
     this.wrote = true;
     this.res.write(chunk);
+    // A client that stops reading would make the server buffer without bound: past the cap the
+    // connection is dropped, as if the client had left (a resumable stream can be resumed).
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) this.res.destroy();
   }
 
   /** A `message` event carrying one JSON-RPC message (or batch), with an event id when resumable. */

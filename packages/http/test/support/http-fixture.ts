@@ -30,6 +30,11 @@ export function buildEngine(): ProtocolServer {
     }
     return text(`slept ${ms}`);
   });
+  tool('flood', (args, ctx) => {
+    const chunk = 'x'.repeat(Number(args.size ?? 1024));
+    for (let i = 0; i < Number(args.count ?? 1); i++) ctx.log('info', chunk);
+    return text('flooded');
+  });
   tool('log', (_args, ctx) => {
     ctx.log('info', 'from the tool');
     return text('logged');
