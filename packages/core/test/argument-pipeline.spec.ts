@@ -32,6 +32,11 @@ describe('argument pipeline', () => {
   it('converts strings by property type when asked (template variables, prompt arguments)', () => {
     expect(toDto(Person, { name: 'Bo', age: '7', address: { city: 'Rome' } }, true)).toMatchObject({ ok: true, value: { age: 7 } });
     expect(toDto(Person, { name: 'Bo', age: '7', address: { city: 'Rome' } })).toMatchObject({ ok: false });
+    expect(toDto(Person, { name: 'Bo', age: '1e2', address: { city: 'Rome' } }, true)).toMatchObject({ ok: true, value: { age: 100 } });
+  });
+
+  it.each([' 7', '0x7', '7 ', '', 'Infinity', '07'])('does not read %p as a number (Number() would)', (age) => {
+    expect(toDto(Person, { name: 'Bo', age, address: { city: 'Rome' } }, true)).toEqual({ ok: false, problems: expect.arrayContaining([expect.stringMatching(/^age /)]) });
   });
 
   it('switches to asynchronous validation once an async constraint exists, and runs it', async () => {

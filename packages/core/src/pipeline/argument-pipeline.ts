@@ -6,13 +6,30 @@
  * Validation runs synchronously unless the application registered an asynchronous constraint
  * (then every DTO is validated with the async API, which runs those constraints too).
  */
-import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
+import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, validateSync, type ValidationError } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
 
-/** String-valued inputs (URI template variables, prompt arguments) are converted by property type. */
-const CONVERTING_OPTIONS: ClassTransformOptions = { ...TRANSFORM_OPTIONS, enableImplicitConversion: true };
+/** A JSON number written as a string: no blanks, no hex, no `Infinity` (which `Number()` would all take). */
+const NUMERIC = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * String-valued inputs (URI template variables, prompt arguments) converted by the property's
+ * declared type, strictly: `"7"` becomes 7 for a number field, `" 7"` or `"0x7"` stay strings
+ * (and fail a number validator); `"true"`/`"false"` become booleans for a boolean field.
+ */
+function convertStrings(dto: ClassType, plain: unknown): unknown {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return plain;
+  const out: Record<string, unknown> = { ...(plain as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(out)) {
+    if (typeof value !== 'string') continue;
+    const type = Reflect.getMetadata?.('design:type', dto.prototype as object, key) as unknown;
+    if (type === Number && NUMERIC.test(value)) out[key] = Number(value);
+    else if (type === Boolean && (value === 'true' || value === 'false')) out[key] = value === 'true';
+  }
+  return out;
+}
 
 /** The outcome of {@link toDto}. */
 export type DtoResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -50,8 +67,8 @@ function asyncConstraintsRegistered(): boolean {
 }
 
 /** Converts and validates `plain` as an instance of `dto`; synchronous when no async constraint exists. */
-export function toDto<T>(dto: ClassType<T>, plain: unknown, convertStrings = false): DtoResult<T> | Promise<DtoResult<T>> {
-  const value = plainToInstance(dto, plain ?? {}, convertStrings ? CONVERTING_OPTIONS : TRANSFORM_OPTIONS) as T;
+export function toDto<T>(dto: ClassType<T>, plain: unknown, convert = false): DtoResult<T> | Promise<DtoResult<T>> {
+  const value = plainToInstance(dto, (convert ? convertStrings(dto, plain) : plain) ?? {}, TRANSFORM_OPTIONS) as T;
   if (asyncConstraintsRegistered()) return validate(value as object, VALIDATOR_OPTIONS).then((errors) => outcome(value, errors));
   return outcome(value, validateSync(value as object, VALIDATOR_OPTIONS));
 }
