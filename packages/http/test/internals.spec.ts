@@ -1,39 +1,36 @@
 /**
- * Internals the transport relies on: recognising a response by the engine's serialisation
- * (so outgoing messages are never parsed), media-range checks, and the bounds of the event store.
+ * Internals the transport relies on: the engine marking which messages answer a request (so
+ * outgoing messages are never parsed), media-range checks, and the bounds of the event store.
  */
 import type { IncomingMessage } from 'node:http';
 import { MemoryEventStore } from '@typemcp/http';
 import { ProtocolServer } from '@typemcp/protocol';
-import { isResponse, isResponseTo } from '../src/body/classify-message';
 import { accepts } from '../src/body/media-type';
 
 describe('response recognition', () => {
-  it('matches exactly what the engine writes for a result, an error, and a request made on its behalf', async () => {
-    const sent: { message: string; related?: string | number }[] = [];
+  it('is told by the engine for a result and an error, never for a request made on its behalf or a notification', async () => {
+    const sent: { message: string; related?: string | number; response?: boolean }[] = [];
     const engine = new ProtocolServer({ serverInfo: { name: 't', version: '1' } });
     engine.registry.addTool({ name: 'ask', description: 'ask', inputSchema: { type: 'object' } }, async (_args, ctx) => {
       await ctx.request('roots/list', undefined, { timeoutMs: 50 }).catch(() => undefined);
       return { content: [] };
     });
-    const session = engine.connect({ send: (message, related) => void sent.push({ message, related }) });
+    const session = engine.connect({ send: (message, related, response) => void sent.push({ message, related, response }) });
     session.receiveValue({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} } } });
     session.receiveValue({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'ask' } });
     session.receiveValue({ jsonrpc: '2.0', id: 7, method: 'no/such/method' });
     await new Promise((r) => setTimeout(r, 100));
     const [init, rootsRequest, error, cancel, result] = sent;
-    expect(isResponseTo(init.message, 'init')).toBe(true);
+    expect(init).toMatchObject({ related: 'init', response: true });
     // The server's own request reuses id 0, the id of the request it serves: still not a response.
     expect(JSON.parse(rootsRequest.message)).toMatchObject({ id: 0, method: 'roots/list' });
-    expect(rootsRequest.related).toBe(0);
-    expect(isResponseTo(rootsRequest.message, 0)).toBe(false);
-    expect(isResponseTo(error.message, 7)).toBe(true);
+    expect(rootsRequest).toMatchObject({ related: 0, response: false });
+    expect(JSON.parse(error.message)).toMatchObject({ id: 7, error: { code: -32601 } });
+    expect(error).toMatchObject({ related: 7, response: true });
     expect(JSON.parse(cancel.message)).toMatchObject({ method: 'notifications/cancelled' });
-    expect(isResponseTo(cancel.message, 0)).toBe(false);
-    expect(isResponseTo(result.message, 0)).toBe(true);
-    expect(isResponseTo(result.message, '0')).toBe(false);
-    expect([init, error, result].every((m) => isResponse(m.message))).toBe(true);
-    expect([rootsRequest, cancel].some((m) => isResponse(m.message))).toBe(false);
+    expect(cancel).toMatchObject({ related: 0, response: false });
+    expect(JSON.parse(result.message)).toMatchObject({ id: 0, result: { content: [] } });
+    expect(result).toMatchObject({ related: 0, response: true });
   });
 });
 

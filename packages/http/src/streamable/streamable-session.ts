@@ -6,7 +6,6 @@
  */
 import type { ProtocolServer, RequestId, Session, Transport } from '@typemcp/protocol';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { isResponseTo } from '../body/classify-message.js';
 import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { SessionEventLog } from '../events/session-event-log.js';
@@ -113,11 +112,10 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     return connection;
   }
 
-  /** Transport: routes one outgoing message. */
-  send(message: string, related?: RequestId): void {
+  /** Transport: routes one outgoing message (`response`: it answers request `related`). */
+  send(message: string, related?: RequestId, response = false): void {
     if (related !== undefined) {
       const entry = this.byRequest.get(related);
-      const response = isResponseTo(message, related);
       if (entry) {
         if (response) this.byRequest.delete(related);
         this.emit(entry.stream, message, response);

@@ -180,7 +180,7 @@ export class Session {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.send(errorMessage(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+      this.respond(errorMessage(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
       return;
     }
     this.receiveValue(value);
@@ -196,14 +196,14 @@ export class Session {
       const reason = this.features
         ? `JSON-RPC batches are not supported in protocol revision ${this.features.revision}`
         : 'JSON-RPC batches are not accepted before initialization';
-      this.send(errorMessage(null, { code: ErrorCode.InvalidRequest, message: reason }));
+      this.respond(errorMessage(null, { code: ErrorCode.InvalidRequest, message: reason }));
       return;
     }
     if (value.length === 0) {
-      this.send(errorMessage(null, { code: ErrorCode.InvalidRequest, message: 'A JSON-RPC batch must not be empty' }));
+      this.respond(errorMessage(null, { code: ErrorCode.InvalidRequest, message: 'A JSON-RPC batch must not be empty' }));
       return;
     }
-    const batch = new BatchCollector((message) => this.send(message));
+    const batch = new BatchCollector((message) => this.respond(message));
     for (const item of value) this.dispatch(item, batch);
     batch.seal();
   }
@@ -230,7 +230,7 @@ export class Session {
       batch.expect();
       batch.add(message);
     } else {
-      this.send(message, related);
+      this.respond(message, related);
     }
   }
 
@@ -292,7 +292,7 @@ export class Session {
       return this.fail(ctx, error, batch);
     }
     if (batch) batch.add(message);
-    else this.send(message, ctx.id);
+    else this.respond(message, ctx.id);
   }
 
   private fail(ctx: RequestContext, error: unknown, batch: BatchCollector | undefined): void {
@@ -306,7 +306,7 @@ export class Session {
     }
     const message = errorMessage(ctx.id, body);
     if (batch) batch.add(message);
-    else this.send(message, ctx.id);
+    else this.respond(message, ctx.id);
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -409,8 +409,13 @@ export class Session {
     this.notify('notifications/message', params, related);
   }
 
-  private send(message: string, related?: RequestId): void {
-    if (!this.closed) this.transport.send(message, related);
+  private send(message: string, related?: RequestId, response = false): void {
+    if (!this.closed) this.transport.send(message, related, response);
+  }
+
+  /** Sends the answer to a request (or a JSON-RPC error with id null). */
+  private respond(message: string, related?: RequestId): void {
+    this.send(message, related, true);
   }
 
   /** Resolves when no inbound request is in flight. */
@@ -443,7 +448,7 @@ export class Session {
     for (const ctx of [...this.inFlight.values()]) {
       ctx.cancel(reason);
       this.settle(ctx);
-      this.send(errorMessage(ctx.id, { code: ErrorCode.ConnectionClosed, message: reason }), ctx.id);
+      this.respond(errorMessage(ctx.id, { code: ErrorCode.ConnectionClosed, message: reason }), ctx.id);
     }
     this.closed = true;
     this.server.detach(this);
