@@ -1,6 +1,6 @@
 /**
  * @typemcp/protocol: TypeMCP's protocol engine. JSON-RPC 2.0 as MCP restricts it, every
- * handshake-based MCP revision (2024-11-05 .. 2025-11-25), the feature registry, sessions,
+ * handshake-based MCP revision (2024-11-05 .. 2025-11-25) and the stateless 2026-07-28, the feature registry, sessions,
  * server->client requests, and the stdio transport. No runtime dependencies.
  */
 export { ErrorCode, type ErrorCodeValue } from './jsonrpc/error-codes.js';
@@ -19,9 +19,14 @@ export * from './mcp-types.js';
 export {
   LATEST_LEGACY_REVISION,
   LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  SUPPORTED_REVISIONS,
+  legacyRevisionFeatures,
   negotiateRevision,
   revisionFeatures,
   type LegacyRevision,
+  type ModernRevision,
+  type Revision,
   type RevisionFeatures,
 } from './revisions.js';
 export { DefinitionError } from './registry/definition.error.js';
@@ -38,8 +43,22 @@ export type {
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
 export type { MethodHandler } from './server/handlers/method-handler.type.js';
-export { ProtocolServer, type ProtocolServerOptions } from './server/protocol-server.js';
-export { RequestContext } from './server/request-context.js';
+export { ProtocolServer, type CacheOptions, type ProtocolServerOptions } from './server/protocol-server.js';
+export { RequestContext, type CacheHint } from './server/request-context.js';
+export {
+  INPUT_REQUIRED_METHODS,
+  headerMismatch,
+  isModernRequest,
+  LEGACY_ONLY_METHODS,
+  MetaKey,
+  MODERN_ONLY_METHODS,
+  modernMethodRefusal,
+  readModernMeta,
+  requestMeta,
+  type ModernRequestMeta,
+} from './server/modern-request.js';
+export { RequestStateSealer, type RequestStateOptions } from './server/request-state.js';
+export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export { ToolError } from './server/tool.error.js';
 export { LineDecoder, type LineDecoderEvents } from './transport/line-decoder.js';

@@ -69,10 +69,11 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
 
   const resources = storage.membersOf(storage.resources, target).map(({ method, paramTypes, uri, options }) => {
     const template = UriTemplate.isTemplate(uri);
-    const { size, ...base } = compact({ ...options, name: options.name ?? method });
+    const { size, cache, ...base } = compact({ ...options, name: options.name ?? method });
     return {
       definition: template ? { ...base, uriTemplate: uri } : compact({ ...base, uri, size }),
       template,
+      cache,
       invocation: invocation(target, method, paramTypes),
     };
   });

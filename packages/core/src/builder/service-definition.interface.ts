@@ -1,5 +1,5 @@
 /** What the builder makes of one service class, once, at start-up. */
-import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@typemcp/protocol';
+import type { CacheHint, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@typemcp/protocol';
 import type { ClassType, CompleteOptions } from '../metadata/metadata-args.interface.js';
 
 /** How to call a decorated method: where its input DTO and its Context go. */
@@ -25,6 +25,8 @@ export interface BuiltTool {
 export interface BuiltResource {
   definition: ResourceDefinition | ResourceTemplateDefinition;
   template: boolean;
+  /** Caching hints for reads (2026-07-28). */
+  cache?: Partial<CacheHint>;
   invocation: Invocation;
 }
 

@@ -136,11 +136,16 @@ export function bindService(
           return toReadResourceResult(await visible(() => call(dto, rc)), uri, mimeType);
         },
         completersFor(completions, completionKey('resource', definition.uriTemplate)),
+        resource.cache,
       );
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType));
+      registry.addResource(
+        definition,
+        async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType),
+        resource.cache,
+      );
       undo.push(() => registry.removeResource(definition.uri));
     }
   }

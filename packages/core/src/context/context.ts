@@ -93,14 +93,14 @@ export class Context {
     return this.request.id;
   }
 
-  /** The protocol revision the client negotiated, e.g. `2025-06-18`. */
+  /** The protocol revision of the request, e.g. `2025-06-18` (negotiated) or `2026-07-28` (per request). */
   get revision(): string {
     return this.request.revision.revision;
   }
 
-  /** The client's name and version from `initialize`. */
+  /** The client's name and version: from `initialize`, or from this request's `_meta` (2026-07-28). */
   get clientInfo(): Implementation | undefined {
-    return this.request.session.clientInfo;
+    return this.request.clientInfo;
   }
 
   /** Who the client is, as the HTTP auth hook established it (undefined on stdio). */

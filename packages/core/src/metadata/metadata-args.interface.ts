@@ -1,5 +1,5 @@
 /** The plain records decorators leave in the MetadataStorage. Nothing here is computed. */
-import type { Icon, JsonObject, ResourceDefinition, ToolAnnotations } from '@typemcp/protocol';
+import type { CacheHint, Icon, JsonObject, ResourceDefinition, ToolAnnotations } from '@typemcp/protocol';
 
 /** A class constructor. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,8 +50,12 @@ export interface ToolMetadataArgs extends MemberMetadataArgs {
   options: ToolOptions;
 }
 
-/** Options of `@Resource`: the fields of a resource definition; `name` defaults to the method name. */
-export type ResourceOptions = Partial<Omit<ResourceDefinition, 'uri'>>;
+/**
+ * Options of `@Resource`: the fields of a resource definition (`name` defaults to the method
+ * name), and `cache`: how long 2026-07-28 clients may reuse a read (`ttlMs`, default 0) and who
+ * may share it (`cacheScope`, default `private`).
+ */
+export type ResourceOptions = Partial<Omit<ResourceDefinition, 'uri'>> & { cache?: Partial<CacheHint> };
 
 /** `@Resource(uri)` on a method: a plain URI or an RFC 6570 template. */
 export interface ResourceMetadataArgs extends MemberMetadataArgs {

@@ -83,12 +83,14 @@ export class TypeMcpServer {
     // Services may inject the server itself (to announce resource updates, add services...).
     this.container.set(TypeMcpServer, this);
     for (const record of storage.classes) this.container.register(record.target);
-    for (const provider of options.providers ?? []) {
-      if ('useValue' in provider) this.container.set(provider.provide, provider.useValue);
-      else {
-        this.container.register(provider.useClass);
-        this.container.set(provider.provide, this.container.get(provider.useClass));
-      }
+    // Values first: a class provider is built at once, and must see every value override
+    // whatever the order of the list.
+    const providers = options.providers ?? [];
+    for (const provider of providers) if ('useValue' in provider) this.container.set(provider.provide, provider.useValue);
+    for (const provider of providers) {
+      if ('useValue' in provider) continue;
+      this.container.register(provider.useClass);
+      this.container.set(provider.provide, this.container.get(provider.useClass));
     }
     const services = options.services ?? storage.classes.filter((c) => c.kind === 'service').map((c) => c.target);
     for (const service of services) this.addService(service);

@@ -9,7 +9,10 @@ export type Provider = { provide: unknown; useValue: unknown } | { provide: Clas
 /** Options of {@link createServer}: the server's identity (name, version, title...) and how it is built. @publicApi */
 export interface ServerOptions
   extends Implementation,
-    Pick<ProtocolServerOptions, 'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged'> {
+    Pick<
+      ProtocolServerOptions,
+      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults'
+    > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
   /** The `@McpService()` classes to serve (default: every one declared so far). */

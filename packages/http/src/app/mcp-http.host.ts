@@ -52,6 +52,7 @@ export class McpHttpHost implements SessionHost {
   readonly transient = new Set<StoredSession>();
   private readonly samePrincipal: (a: unknown, b: unknown) => boolean;
   private shuttingDown = false;
+  private readonly closers: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(
     readonly engine: ProtocolServer,
@@ -120,6 +121,11 @@ export class McpHttpHost implements SessionHost {
     return session as S;
   }
 
+  /** Runs `closer` on shutdown, with the sessions (route handlers that hold requests of their own). */
+  onClose(closer: (graceMs: number) => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
   forget(session: StreamableSession | StoredSession): void {
     if (!this.transient.delete(session)) this.store.delete(session.id);
   }
@@ -128,7 +134,10 @@ export class McpHttpHost implements SessionHost {
   async close(graceMs = this.graceMs): Promise<void> {
     this.shuttingDown = true;
     const sessions = [...this.store.values(), ...this.transient];
-    await Promise.all(sessions.map((s) => s.close(graceMs).catch((error: unknown) => this.reportError(error, 'session close'))));
+    await Promise.all([
+      ...sessions.map((s) => s.close(graceMs).catch((error: unknown) => this.reportError(error, 'session close'))),
+      ...this.closers.map((close) => close(graceMs).catch((error: unknown) => this.reportError(error, 'request close'))),
+    ]);
     for (const connection of this.keepAlive.all()) connection.end();
     this.keepAlive.dispose();
     this.store.dispose();

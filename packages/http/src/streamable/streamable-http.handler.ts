@@ -4,7 +4,7 @@
  * their responses, notifications and client responses get 202. GET opens the standalone stream
  * or resumes one (`Last-Event-ID`); DELETE ends the session.
  */
-import { LEGACY_REVISIONS, negotiateRevision, revisionFeatures, type RequestId } from '@typemcp/protocol';
+import { isModernRequest, LEGACY_REVISIONS, legacyRevisionFeatures, negotiateRevision, revisionFeatures, type RequestId } from '@typemcp/protocol';
 import type { Request, Response } from 'express';
 import { classifyMessage, type InboundMessage as Inbound } from '@typemcp/protocol';
 import { accepts, isJsonContentType } from '../body/media-type.js';
@@ -13,6 +13,7 @@ import { HttpErrorCode, HttpTransportError, sendHttpError, type HttpErrorCodeVal
 import type { McpHttpHost } from '../app/mcp-http.host.js';
 import { parseEventId } from './event-stream.js';
 import { StreamableSession } from './streamable-session.js';
+import { ModernPostHandler } from '../modern/modern-post.handler.js';
 
 /** Revisions from which a client expects priming events and `retry:` (SEP-1699). */
 const PRIMING_SINCE = '2025-11-25';
@@ -31,14 +32,38 @@ const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | n
 const invalidAnswer = (k: Inbound & { kind: 'invalid' }) =>
   JSON.stringify({ jsonrpc: '2.0', id: k.id, error: { code: -32600, message: `Invalid request: ${k.reason}` } });
 
+/**
+ * Which era a POST speaks. A session id or a legacy MCP-Protocol-Version header means legacy, a
+ * modern one means 2026-07-28; otherwise a request naming its version in `_meta` is modern (it
+ * gets -32022 if the version is unknown) and everything else legacy (initialize, or a refusal of
+ * an unknown header version).
+ */
+function isModernPost(req: Request, body: unknown): boolean {
+  if (headerOf(req, 'mcp-session-id') !== undefined) return false;
+  const version = headerOf(req, 'mcp-protocol-version');
+  if (version !== undefined && revisionFeatures(version)) return revisionFeatures(version)!.modern;
+  return !Array.isArray(body) && isModernRequest((body as { params?: unknown } | null)?.params);
+}
+
 export class StreamableHttpHandler {
-  constructor(private readonly host: McpHttpHost) {}
+  /** Serves 2026-07-28 requests (stateless, per-request `_meta`). */
+  readonly modern: ModernPostHandler;
+
+  constructor(private readonly host: McpHttpHost) {
+    this.modern = new ModernPostHandler(host);
+    host.onClose((graceMs) => this.modern.close(graceMs));
+  }
 
   /** Every request to the MCP endpoint. */
   readonly handle = async (req: Request, res: Response): Promise<void> => {
     try {
       const principal = await this.host.admit(req);
       if (req.method === 'POST') return await this.post(req, res, principal);
+      const version = headerOf(req, 'mcp-protocol-version');
+      if (version !== undefined && revisionFeatures(version)?.modern && headerOf(req, 'mcp-session-id') === undefined) {
+        // 2026-07-28 has no GET stream (subscriptions/listen replaced it) and no session to DELETE.
+        throw new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: protocol revision ${version} uses POST only`, -32000, { Allow: 'POST' });
+      }
       if (req.method === 'GET' && this.host.stateful) return await this.get(req, res, principal);
       if (req.method === 'DELETE' && this.host.stateful) return await this.delete(req, res, principal);
       const allow = this.host.stateful ? 'GET, POST, DELETE' : 'POST';
@@ -49,10 +74,10 @@ export class StreamableHttpHandler {
     }
   };
 
-  /** The MCP-Protocol-Version header: any revision this server speaks, or absent. */
+  /** The MCP-Protocol-Version header of a legacy request: any legacy revision this server speaks, or absent. */
   private protocolVersion(req: Request): string | undefined {
     const version = headerOf(req, 'mcp-protocol-version');
-    if (version !== undefined && !revisionFeatures(version)) {
+    if (version !== undefined && !legacyRevisionFeatures(version)) {
       throw badRequest(
         HttpErrorCode.UnsupportedProtocolVersion,
         `Bad request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${LEGACY_REVISIONS.join(', ')}`,
@@ -74,10 +99,11 @@ export class StreamableHttpHandler {
     if (!isJsonContentType(req)) {
       throw new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
     }
-    const version = this.protocolVersion(req);
     // An unknown session is refused before its body is read.
     const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
     const body = await readJsonBody(req, this.host.maxBodyBytes);
+    if (!existing && isModernPost(req, body)) return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
+    const version = this.protocolVersion(req);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     if (messages.length === 0) throw badRequest(HttpErrorCode.InvalidMessage, 'Invalid request: a JSON-RPC batch must not be empty');

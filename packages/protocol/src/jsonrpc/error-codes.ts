@@ -17,8 +17,14 @@ export const ErrorCode = {
   ConnectionClosed: -32000,
   /** A server->client request did not get an answer in time. */
   RequestTimeout: -32001,
-  /** The requested resource does not exist (legacy revisions). */
+  /** The requested resource does not exist (legacy revisions; 2026-07-28 uses -32602). */
   ResourceNotFound: -32002,
+  /** 2026-07-28: an HTTP header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the request's protocol version is not one this server speaks. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** One of the numeric codes in {@link ErrorCode}. */

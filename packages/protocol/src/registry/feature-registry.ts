@@ -17,6 +17,7 @@ import type {
   ToolGuard,
   ToolHandler,
 } from './handler.types.js';
+import type { CacheHint } from '../server/request-context.js';
 import { UriTemplate, type UriVariables } from './uri-template.js';
 
 /** Which list changed. */
@@ -59,19 +60,19 @@ export class FeatureRegistry {
     return this;
   }
 
-  /** Registers a static resource. URIs are unique. */
-  addResource(definition: ResourceDefinition, read: ResourceReader): this {
+  /** Registers a static resource. URIs are unique. `cache`: hints for its reads (2026-07-28). */
+  addResource(definition: ResourceDefinition, read: ResourceReader, cache?: Partial<CacheHint>): this {
     FeatureRegistry.unique(this.resources, definition.uri, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource');
-    this.resources.set(definition.uri, { definition, read });
+    this.resources.set(definition.uri, cache ? { definition, read, cache } : { definition, read });
     this.changed('resources');
     return this;
   }
 
   /** Registers a resource template (RFC 6570). Templates are unique. */
-  addResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, complete?: Completers): this {
+  addResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, complete?: Completers, cache?: Partial<CacheHint>): this {
     FeatureRegistry.unique(this.templates, definition.uriTemplate, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource template');
     const template = new UriTemplate(definition.uriTemplate);
-    this.templates.set(definition.uriTemplate, { definition, template, read, complete });
+    this.templates.set(definition.uriTemplate, { definition, template, read, complete, cache });
     this.changed('resources');
     return this;
   }

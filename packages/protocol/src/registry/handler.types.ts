@@ -1,4 +1,5 @@
 /** Handler signatures the upper layers register. Each may answer synchronously or with a promise. */
+import type { CacheHint } from '../server/request-context.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import type {
   CallToolResult,
@@ -56,6 +57,8 @@ export interface RegisteredTool {
 export interface RegisteredResource {
   readonly definition: ResourceDefinition;
   readonly read: ResourceReader;
+  /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
+  readonly cache?: Partial<CacheHint>;
 }
 
 /** A registered resource template. */
@@ -64,6 +67,8 @@ export interface RegisteredTemplate {
   readonly template: UriTemplate;
   readonly read: TemplateReader;
   readonly complete?: Completers;
+  /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
+  readonly cache?: Partial<CacheHint>;
 }
 
 /** A registered prompt. */

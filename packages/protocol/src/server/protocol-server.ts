@@ -3,6 +3,7 @@
  * what is registered, and the sessions connected to it. Transports call `connect()` per
  * connection and feed frames to the returned session.
  */
+import type { JsonObject } from '../jsonrpc/message.js';
 import type { Implementation, LoggingLevel, ServerCapabilities, ToolDefinition } from '../mcp-types.js';
 import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
 import type { RevisionFeatures } from '../revisions.js';
@@ -13,6 +14,11 @@ import type { MethodHandler } from './handlers/method-handler.type.js';
 import { promptHandlers } from './handlers/prompts.handlers.js';
 import { resourceHandlers } from './handlers/resources.handlers.js';
 import { toolHandlers } from './handlers/tools.handlers.js';
+import { discoveryHandlers } from './handlers/discovery.handlers.js';
+import { subscriptionHandlers, type Listener } from './handlers/subscriptions.handlers.js';
+import { MetaKey } from './modern-request.js';
+import type { CacheHint, RequestContext } from './request-context.js';
+import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { paginate, type Page } from './pagination.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import { Session } from './session.js';
@@ -35,7 +41,41 @@ export interface ProtocolServerOptions {
   onError?: (error: unknown, where: string) => void;
   /** Called when a client sends `notifications/roots/list_changed`. */
   onRootsChanged?: (session: Session) => void;
+  /** Sealing of multi round-trip `requestState` (2026-07-28): keys (share them across instances) and lifetime. */
+  requestState?: RequestStateOptions;
+  /** Caching hints (`ttlMs`, `cacheScope`) of modern results; see {@link CacheOptions}. */
+  cache?: CacheOptions;
+  /** Put `io.modelcontextprotocol/serverInfo` in every modern result's `_meta` (default true). */
+  serverInfoInResults?: boolean;
 }
+
+/**
+ * Default caching hints for the cacheable results of 2026-07-28. Unset fields fall back to:
+ * lists and `server/discover` fresh for 60 s, reads immediately stale; `public` unless the
+ * request is authenticated (or, for tools/list, some tool is guarded), then `private`.
+ * Per-resource hints are set where the resource is registered.
+ */
+export interface CacheOptions {
+  /** Every list and `server/discover`. */
+  lists?: Partial<CacheHint>;
+  tools?: Partial<CacheHint>;
+  prompts?: Partial<CacheHint>;
+  resources?: Partial<CacheHint>;
+  templates?: Partial<CacheHint>;
+  discover?: Partial<CacheHint>;
+  /** `resources/read`, under any per-resource hint. */
+  read?: Partial<CacheHint>;
+}
+
+const CACHEABLE: Readonly<Record<string, keyof CacheOptions>> = {
+  'server/discover': 'discover',
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'templates',
+  'resources/read': 'read',
+};
+const LIST_TTL_MS = 60_000;
 
 type ListKind = FeatureKind | 'templates';
 
@@ -59,6 +99,10 @@ export class ProtocolServer {
   private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
   private capabilityCache?: { version: number; value: ServerCapabilities };
   private readonly pendingChanges = new Set<FeatureKind>();
+  /** Open `subscriptions/listen` requests (2026-07-28). */
+  readonly listeners = new Set<Listener>();
+  /** @internal Seals and opens multi round-trip request state. */
+  readonly requestStates: RequestStateSealer;
 
   constructor(options: ProtocolServerOptions) {
     this.options = options;
@@ -67,7 +111,9 @@ export class ProtocolServer {
     this.pageSize = options.pageSize ?? 100;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.maxDepth = options.maxDepth ?? 64;
-    for (const table of [lifecycleHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers]) {
+    this.requestStates = new RequestStateSealer(options.requestState);
+    const tables = [lifecycleHandlers, discoveryHandlers, subscriptionHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers];
+    for (const table of tables) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
     }
     this.registry.onChange((kind) => this.scheduleListChanged(kind));
@@ -163,15 +209,48 @@ export class ProtocolServer {
           session.notify(`notifications/${kind}/list_changed`);
         }
       }
+      for (const listener of this.listeners) {
+        if (listener.filter[`${kind}ListChanged`]) listener.send(`notifications/${kind}/list_changed`, {});
+      }
     }
     this.pendingChanges.clear();
   }
 
-  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  /** Sends `notifications/resources/updated` to every session and listener subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
     for (const session of this.sessions) {
       if (session.isSubscribed(uri)) session.notify('notifications/resources/updated', { uri });
     }
+    for (const listener of this.listeners) {
+      if (listener.filter.resourceSubscriptions?.includes(uri)) listener.send('notifications/resources/updated', { uri });
+    }
+  }
+
+  /**
+   * @internal A modern request's result: `resultType`, the server's identity in `_meta`, and
+   * caching hints on the cacheable results that completed.
+   */
+  modernResult(ctx: RequestContext, body: JsonObject): JsonObject {
+    const out: JsonObject = { resultType: 'complete', ...body };
+    if (this.options.serverInfoInResults !== false) {
+      out._meta = { ...(body._meta as JsonObject | undefined), [MetaKey.serverInfo]: this.serverInfo as unknown as JsonObject };
+    }
+    const kind = CACHEABLE[ctx.method];
+    if (kind && out.resultType === 'complete') {
+      const hint = this.cacheHint(kind, ctx);
+      out.ttlMs = hint.ttlMs;
+      out.cacheScope = hint.cacheScope;
+    }
+    return out;
+  }
+
+  private cacheHint(kind: keyof CacheOptions, ctx: RequestContext): CacheHint {
+    const configured = this.options.cache ?? {};
+    const read = kind === 'read';
+    const hint = { ...(read ? undefined : configured.lists), ...configured[kind], ...ctx.cacheHint };
+    const personal = ctx.principal !== undefined || (kind === 'tools' && this.registry.hasGuardedTools());
+    const ttlMs = typeof hint.ttlMs === 'number' && hint.ttlMs >= 0 ? Math.floor(hint.ttlMs) : read ? 0 : LIST_TTL_MS;
+    return { ttlMs, cacheScope: hint.cacheScope ?? (personal || read ? 'private' : 'public') };
   }
 
   /** Sends a log message to every session whose level lets it through. */
@@ -189,8 +268,15 @@ export class ProtocolServer {
     this.options.onRootsChanged?.(session);
   }
 
-  /** Closes every session, giving in-flight requests `graceMs` to finish. */
+  /**
+   * Closes every session, giving in-flight requests `graceMs` to finish. Open subscriptions are
+   * ended gracefully first (their `subscriptions/listen` requests get a result).
+   */
   async close(graceMs = 0): Promise<void> {
+    if (this.listeners.size) {
+      for (const listener of [...this.listeners]) listener.end();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
   }
 }

@@ -7,10 +7,20 @@ import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import { ClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
-import type { ClientCapabilities, LoggingLevel } from '../mcp-types.js';
+import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../mcp-types.js';
 import type { RevisionFeatures } from '../revisions.js';
-import { shapeElicitationSchema } from './revision-shaper.js';
+import type { InputMethod, InputRound } from './input-round.js';
+import { missingCapability, type ModernRequestMeta } from './modern-request.js';
+import { shapeElicitationSchema, shapeProgress } from './revision-shaper.js';
 import type { OutgoingRequestOptions, Session } from './session.js';
+
+/** Caching hints for a cacheable result of a modern request (2026-07-28). */
+export interface CacheHint {
+  /** How long the client may consider the result fresh, in ms (>= 0). */
+  ttlMs: number;
+  /** Whether shared intermediaries may cache it (`public`) or only the same authorization context (`private`). */
+  cacheScope: 'public' | 'private';
+}
 
 /** @publicApi */
 export class RequestContext {
@@ -30,7 +40,14 @@ export class RequestContext {
     readonly method: string,
     /** The client's progress token from `params._meta.progressToken`, echoed verbatim. */
     readonly progressToken: string | number | undefined,
+    /** For a modern (2026-07-28) request: what its `_meta` declared; undefined for legacy sessions. */
+    readonly modern?: ModernRequestMeta,
+    /** For a modern request that may need input: its multi round-trip state. */
+    readonly round?: InputRound,
   ) {}
+
+  /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
+  cacheHint?: Partial<CacheHint>;
 
   /** Aborted when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
@@ -41,9 +58,9 @@ export class RequestContext {
     return this.controller.signal;
   }
 
-  /** The features of the revision the session negotiated. */
+  /** The features of the request's revision: its own `_meta` (modern) or the session's handshake. */
   get revision(): RevisionFeatures {
-    return this.session.revision!;
+    return this.modern?.features ?? this.session.revision!;
   }
 
   /** Who the client is, as the transport's authentication established it (undefined on stdio). */
@@ -51,9 +68,14 @@ export class RequestContext {
     return this.session.principal;
   }
 
-  /** The capabilities the client declared. */
+  /** The capabilities the client declared (for this request, on a modern one). */
   get clientCapabilities(): ClientCapabilities {
-    return this.session.clientCapabilities;
+    return this.modern?.clientCapabilities ?? this.session.clientCapabilities;
+  }
+
+  /** The client's self-reported identity. */
+  get clientInfo(): Implementation | undefined {
+    return this.modern ? this.modern.clientInfo : this.session.clientInfo;
   }
 
   /** Marks the request cancelled and aborts its signal. */
@@ -73,13 +95,21 @@ export class RequestContext {
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.session.sendProgress(params, this.id);
+    this.session.notify('notifications/progress', shapeProgress(params, this.revision), this.id);
     return true;
   }
 
-  /** Sends `notifications/message` if the session's log level lets it through. */
+  /**
+   * Sends `notifications/message` if the log level lets it through: the session's (legacy), or
+   * the request's `_meta` level (modern; none at all when the request named no level).
+   */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.session.log(level, data, logger, this.id);
+    if (!this.modern) return this.session.log(level, data, logger, this.id);
+    const threshold = this.modern.logLevel;
+    if (threshold === undefined || LOGGING_LEVELS.indexOf(level) < threshold || this.done) return;
+    const params: JsonObject = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.session.notify('notifications/message', params, this.id);
   }
 
   /**
@@ -87,8 +117,28 @@ export class RequestContext {
    * capability and the negotiated revision has the feature.
    */
   supports(feature: 'sampling' | 'elicitation' | 'roots'): boolean {
+    if (this.modern) return this.round !== undefined && this.declared(feature);
     if (feature === 'elicitation' && !this.revision.elicitation) return false;
     return this.session.missingClientCapability(feature, feature) === undefined;
+  }
+
+  private declared(capability: string): boolean {
+    const value = this.clientCapabilities[capability];
+    return value !== undefined && value !== null;
+  }
+
+  /**
+   * A modern request's question: asked through the multi round-trip state (-32021 when the
+   * request did not declare the capability it needs).
+   */
+  private ask<T>(method: InputMethod, capability: string, params?: JsonObject, key?: string): Promise<T> {
+    if (!this.round) {
+      return Promise.reject(new McpError(ErrorCode.InvalidRequest, `${this.method} cannot ask the client for input (${method})`));
+    }
+    if (!this.declared(capability)) {
+      return Promise.reject(missingCapability({ [capability]: {} }, `${method} needs the "${capability}" capability`));
+    }
+    return this.round.ask<T>(method, params, key);
   }
 
   /** Sends a request to the client on behalf of this request, cancelled with it. */
@@ -98,12 +148,19 @@ export class RequestContext {
 
   /** `sampling/createMessage`: asks the client's model. Refused when the client lacks `sampling`. */
   sample<T = JsonObject>(params: JsonObject, options?: OutgoingRequestOptions): Promise<T> {
+    if (this.modern) return this.ask<T>('sampling/createMessage', 'sampling', params, options?.inputKey);
     const refused = this.session.missingClientCapability('sampling', 'sampling/createMessage');
     return refused ? Promise.reject(refused) : this.request<T>('sampling/createMessage', params, options);
   }
 
   /** `elicitation/create`: asks the user. Refused before 2025-06-18 or when the client lacks `elicitation`. */
   elicit<T = JsonObject>(params: JsonObject, options?: OutgoingRequestOptions): Promise<T> {
+    if (this.modern) {
+      if (params.mode === 'url' && !this.clientCapabilities.elicitation?.url) {
+        return Promise.reject(missingCapability({ elicitation: { url: {} } }, 'URL-mode elicitation needs "elicitation.url"'));
+      }
+      return this.ask<T>('elicitation/create', 'elicitation', params.mode === undefined ? { mode: 'form', ...params } : params, options?.inputKey);
+    }
     const features = this.revision;
     if (!features.elicitation) {
       return Promise.reject(
@@ -130,6 +187,7 @@ export class RequestContext {
 
   /** `roots/list`: the client's roots. Refused when the client lacks `roots`. */
   roots<T = JsonObject>(options?: OutgoingRequestOptions): Promise<T> {
+    if (this.modern) return this.ask<T>('roots/list', 'roots', undefined, options?.inputKey);
     const refused = this.session.missingClientCapability('roots', 'roots/list');
     return refused ? Promise.reject(refused) : this.request<T>('roots/list', undefined, options);
   }

@@ -26,7 +26,16 @@ import type { Transport } from '../transport/transport.interface.js';
 import type { ProtocolServer } from './protocol-server.js';
 import { RequestContext } from './request-context.js';
 import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
-import { shapeCapabilities, shapeProgress } from './revision-shaper.js';
+import { shapeCapabilities } from './revision-shaper.js';
+import { InputRequired, InputRound } from './input-round.js';
+import {
+  INPUT_REQUIRED_METHODS,
+  isModernRequest,
+  MODERN_ONLY_METHODS,
+  modernMethodRefusal,
+  readModernMeta,
+  type ModernRequestMeta,
+} from './modern-request.js';
 
 /** Options for one server->client request. */
 export interface OutgoingRequestOptions {
@@ -36,6 +45,11 @@ export interface OutgoingRequestOptions {
   signal?: AbortSignal;
   /** The inbound request this one serves (lets HTTP route it onto that request's stream). */
   relatedRequestId?: RequestId;
+  /**
+   * 2026-07-28 clients: the key naming this question in the `input_required` result's
+   * `inputRequests` (default: its kind and position, e.g. `elicitation-0`). Ignored for legacy clients.
+   */
+  inputKey?: string;
 }
 
 interface PendingRequest {
@@ -225,35 +239,48 @@ export class Session {
     }
   }
 
-  private reply(batch: BatchCollector | undefined, message: string, related?: RequestId): void {
+  private reply(batch: BatchCollector | undefined, message: string, related?: RequestId, errorCode?: number): void {
     if (batch) {
       batch.expect();
       batch.add(message);
     } else {
-      this.respond(message, related);
+      this.respond(message, related, errorCode);
     }
   }
 
   private handleRequest(id: RequestId, method: string, params: unknown, batch: BatchCollector | undefined): void {
     const handler = this.server.methodHandler(method);
+    // A request naming its revision in `_meta` is served statelessly (2026-07-28) unless this
+    // connection chose the legacy era with `initialize`.
+    const modern = !this.features && method !== 'initialize' && isModernRequest(params);
     let refusal: JsonRpcErrorObject | undefined;
+    let meta: ModernRequestMeta | undefined;
+    let round: InputRound | undefined;
     if (this.inFlight.has(id)) {
       refusal = { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in flight; ids must be unique` };
-    } else if (!handler) {
-      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
-    } else if (!this.features && method !== 'initialize' && method !== 'ping') {
-      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
     } else if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
       refusal = { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
     } else if (exceedsDepth(params, this.server.maxDepth)) {
       refusal = { code: ErrorCode.InvalidParams, message: `Invalid params: nested deeper than ${this.server.maxDepth} levels` };
+    } else if (modern) {
+      try {
+        const methodRefusal = modernMethodRefusal(method, handler !== undefined);
+        if (methodRefusal) throw methodRefusal;
+        meta = readModernMeta(params);
+        if (INPUT_REQUIRED_METHODS.has(method)) round = InputRound.open(this.server.requestStates, method, params as JsonObject, this.principal);
+      } catch (error) {
+        refusal = (error as McpError).toJSON();
+      }
+    } else if (!handler || MODERN_ONLY_METHODS.has(method)) {
+      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+    } else if (!this.features && method !== 'initialize' && method !== 'ping') {
+      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
     }
-    if (refusal) return this.reply(batch, errorMessage(id, refusal), id);
+    if (refusal) return this.reply(batch, errorMessage(id, refusal), id, refusal.code);
 
     const p = (params as JsonObject | undefined) ?? EMPTY_PARAMS;
-    const meta = p._meta as JsonObject | undefined;
-    const token = meta?.progressToken;
-    const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined);
+    const token = (p._meta as JsonObject | undefined)?.progressToken;
+    const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined, meta, round);
     this.inFlight.set(id, ctx);
     batch?.expect();
     let out: unknown;
@@ -261,6 +288,12 @@ export class Session {
       out = handler!(p, ctx);
     } catch (error) {
       return this.fail(ctx, error, batch);
+    }
+    if (round) {
+      // The handler may wait on a question this round cannot answer: whichever comes first wins.
+      const settled = Promise.resolve(out);
+      settled.catch(() => undefined);
+      out = Promise.race([settled, round.stalled]);
     }
     if (isThenable(out)) {
       out.then(
@@ -287,7 +320,14 @@ export class Session {
     if (!this.settle(ctx)) return void batch?.add(undefined);
     let message: string;
     try {
-      message = resultMessage(ctx.id, result ?? EMPTY_PARAMS);
+      if (result instanceof InputRequired) {
+        // The handler's run ends here; it starts again on the retry.
+        ctx.cancel('Input required');
+        message = resultMessage(ctx.id, this.server.modernResult(ctx, result.toResult()));
+      } else {
+        const body = (result ?? EMPTY_PARAMS) as JsonObject;
+        message = resultMessage(ctx.id, ctx.modern ? this.server.modernResult(ctx, body) : body);
+      }
     } catch (error) {
       return this.fail(ctx, error, batch);
     }
@@ -306,7 +346,7 @@ export class Session {
     }
     const message = errorMessage(ctx.id, body);
     if (batch) batch.add(message);
-    else this.respond(message, ctx.id);
+    else this.respond(message, ctx.id, body.code);
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -388,34 +428,32 @@ export class Session {
     );
   }
 
-  /** Sends a notification (only after initialization). */
+  /**
+   * Sends a notification: one about a request in flight (progress, logs, a subscription) on any
+   * session; others only once the session is initialized.
+   */
   notify(method: string, params?: JsonObject, related?: RequestId): void {
-    if (!this.features || this.closed) return;
+    if (this.closed || (!this.features && related === undefined)) return;
     const message: JsonObject = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     this.send(JSON.stringify(message), related);
   }
 
-  /** @internal Progress for a request (shaped for the revision). */
-  sendProgress(params: JsonObject, related: RequestId): void {
-    if (this.features) this.notify('notifications/progress', shapeProgress(params, this.features), related);
-  }
-
-  /** Sends `notifications/message` when `level` is at or above the client's chosen level. */
+  /** Sends `notifications/message` when `level` is at or above the client's chosen level (legacy sessions). */
   log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): void {
-    if (LOGGING_LEVELS.indexOf(level) < this.logLevel) return;
+    if (!this.features || LOGGING_LEVELS.indexOf(level) < this.logLevel) return;
     const params: JsonObject = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.notify('notifications/message', params, related);
   }
 
-  private send(message: string, related?: RequestId, response = false): void {
-    if (!this.closed) this.transport.send(message, related, response);
+  private send(message: string, related?: RequestId, response = false, errorCode?: number): void {
+    if (!this.closed) this.transport.send(message, related, response, errorCode);
   }
 
-  /** Sends the answer to a request (or a JSON-RPC error with id null). */
-  private respond(message: string, related?: RequestId): void {
-    this.send(message, related, true);
+  /** Sends the answer to a request (or a JSON-RPC error with id null); `errorCode` for an error. */
+  private respond(message: string, related?: RequestId, errorCode?: number): void {
+    this.send(message, related, true, errorCode);
   }
 
   /** Resolves when no inbound request is in flight. */

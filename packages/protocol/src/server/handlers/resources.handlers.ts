@@ -11,7 +11,9 @@ import type { MethodTable } from './method-handler.type.js';
 const EMPTY = Object.freeze({});
 
 export function resourceHandlers(server: ProtocolServer): MethodTable {
-  const notFound = (uri: string) => new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  // 2026-07-28 moved "not found" from -32002 to -32602.
+  const notFound = (uri: string, f?: RevisionFeatures) =>
+    new McpError(f?.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 
   const exists = (uri: string) => server.registry.resource(uri) !== undefined || server.registry.matchTemplate(uri) !== undefined;
 
@@ -41,10 +43,12 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
       const fixed = server.registry.resource(uri);
       let out: ReadResourceResult | Promise<ReadResourceResult>;
       if (fixed) {
+        ctx.cacheHint = fixed.cache;
         out = fixed.read(uri, ctx);
       } else {
         const matched = server.registry.matchTemplate(uri);
-        if (!matched) throw notFound(uri);
+        if (!matched) throw notFound(uri, f);
+        ctx.cacheHint = matched.entry.cache;
         out = matched.entry.read(uri, matched.variables, ctx);
       }
       return out instanceof Promise ? out.then((value) => shape(value, uri, f)) : shape(out, uri, f);
@@ -52,7 +56,7 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
 
     'resources/subscribe'(params, ctx) {
       const uri = requireString(params, 'uri', 'resources/subscribe');
-      if (!exists(uri)) throw notFound(uri);
+      if (!exists(uri)) throw notFound(uri, ctx.revision);
       ctx.session.subscribe(uri);
       return EMPTY;
     },

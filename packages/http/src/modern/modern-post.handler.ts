@@ -1,0 +1,82 @@
+/**
+ * POST /mcp for revision 2026-07-28: no sessions; every request carries its revision and client
+ * capabilities in `_meta` and is checked before anything runs, in the order the transport spec
+ * and the conformance suite expect: `_meta` fields (400, -32602), the MCP-Protocol-Version
+ * header against `_meta` (400, -32020), the version (400, -32022), the Mcp-Method and Mcp-Name
+ * headers against the body (400, -32020), the method (404, -32601).
+ */
+import {
+  classifyMessage,
+  ErrorCode,
+  headerMismatch,
+  McpError,
+  modernMethodRefusal,
+  readModernMeta,
+  type JsonObject,
+  type RequestId,
+} from '@typemcp/protocol';
+import type { Request, Response } from 'express';
+import type { McpHttpHost } from '../app/mcp-http.host.js';
+import { ModernExchange, writeJson } from './modern-exchange.js';
+
+/** Methods whose target the Mcp-Name header repeats, and the params member it repeats. */
+const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+const headerOf = (req: Request, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+function refuse(res: Response, id: RequestId | null, error: McpError): void {
+  const status = error.code === ErrorCode.MethodNotFound ? 404 : 400;
+  writeJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }));
+}
+
+/** The Mcp-Method and Mcp-Name headers must repeat the body (values compared exactly, names in any case). */
+function checkHeaders(req: Request, method: string, params: JsonObject | undefined): void {
+  const sentMethod = headerOf(req, 'mcp-method');
+  if (sentMethod?.trim() !== method) throw headerMismatch('Mcp-Method', sentMethod, method);
+  const key = NAMED[method];
+  const target = key ? params?.[key] : undefined;
+  if (typeof target !== 'string') return;
+  const sentName = headerOf(req, 'mcp-name');
+  if (sentName?.trim() !== target) throw headerMismatch('Mcp-Name', sentName, target);
+}
+
+export class ModernPostHandler {
+  /** Requests being served right now (closed on shutdown). */
+  readonly exchanges = new Set<ModernExchange>();
+
+  constructor(private readonly host: McpHttpHost) {}
+
+  handle(req: Request, res: Response, body: unknown, version: string | undefined, principal: unknown): void {
+    if (Array.isArray(body)) {
+      return refuse(res, null, new McpError(ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28'));
+    }
+    const message = classifyMessage(body);
+    if (message.kind === 'invalid') return refuse(res, message.id, new McpError(ErrorCode.InvalidRequest, `Invalid request: ${message.reason}`));
+    // Without sessions, a notification or a response has nothing to act on (cancelling is closing the stream).
+    if (message.kind !== 'request') return void res.writeHead(202).end();
+    const params = (body as { params?: JsonObject }).params;
+    try {
+      readModernMeta(params, version ?? null);
+      checkHeaders(req, message.method, params);
+      const refusal = modernMethodRefusal(message.method, this.host.engine.methodHandler(message.method) !== undefined);
+      if (refusal) throw refusal;
+    } catch (error) {
+      if (error instanceof McpError) return refuse(res, message.id, error);
+      throw error;
+    }
+    const exchange = new ModernExchange(this.host.engine, res, this.host.keepAlive, principal, (x) => this.exchanges.delete(x));
+    this.exchanges.add(exchange);
+    exchange.engine.receiveValue(body);
+  }
+
+  /** Ends open subscriptions with their result, then the rest of the requests within `graceMs`. */
+  async close(graceMs: number): Promise<void> {
+    const sessions = new Set([...this.exchanges].map((x) => x.engine));
+    for (const listener of [...this.host.engine.listeners]) if (sessions.has(listener.session)) listener.end();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await Promise.all([...this.exchanges].map((x) => x.close(graceMs)));
+  }
+}

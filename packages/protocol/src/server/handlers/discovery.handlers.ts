@@ -1,0 +1,18 @@
+/** server/discover (2026-07-28): the versions, capabilities and identity of the server, in one answer. */
+import { SUPPORTED_REVISIONS } from '../../revisions.js';
+import type { JsonObject } from '../../jsonrpc/message.js';
+import type { ProtocolServer } from '../protocol-server.js';
+import type { MethodTable } from './method-handler.type.js';
+
+export function discoveryHandlers(server: ProtocolServer): MethodTable {
+  return {
+    'server/discover'() {
+      const result: JsonObject = {
+        supportedVersions: [...SUPPORTED_REVISIONS],
+        capabilities: server.capabilities() as JsonObject,
+      };
+      if (server.instructions !== undefined) result.instructions = server.instructions;
+      return result;
+    },
+  };
+}
