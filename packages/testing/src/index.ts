@@ -1,1 +1,26 @@
-export {};
+/**
+ * @typemcp/testing: an in-memory MCP client bound to a TypeMCP server, for tests. It speaks to
+ * the engine's real session through its Transport interface (only the pipe is replaced),
+ * completes the handshake at any revision, answers the server's requests from handlers, and
+ * collects notifications. Framework-agnostic: no test runner is imported.
+ */
+export { createTestClient } from './create-test-client.js';
+export { JsonRpcError } from './json-rpc.error.js';
+export { TestClient } from './test-client.js';
+export type { BuildServerOptions, ClientSideOptions, ExistingServerOptions, TestClientOptions } from './test-client.options.js';
+export type {
+  Awaitable,
+  CompletionReference,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitAnswer,
+  ElicitParams,
+  LogMessage,
+  Notification,
+  NotificationParams,
+  ProgressParams,
+  RequestOptions,
+  SamplingMessage,
+  ServerNotificationParams,
+} from './test-client.types.js';
+export { textOf } from './text-of.js';

@@ -1,0 +1,63 @@
+/** createTestClient(): a server built from services (or given), and a client connected to it. */
+import { createServer, type Provider, type TypeMcpServer } from '@typemcp/core';
+import { LATEST_LEGACY_REVISION } from '@typemcp/protocol';
+import { ClientRequests } from './client-requests.js';
+import { openDriver } from './driver/open-driver.js';
+import { NotificationLog } from './notification-log.js';
+import type { BuildServerOptions, TestClientOptions } from './test-client.options.js';
+import { TestClient } from './test-client.js';
+
+const DEFAULT_CLIENT_INFO = { name: 'typemcp-test-client', version: '0.0.0' };
+const DEFAULT_TIMEOUT_MS = 5000;
+
+function buildServer(options: BuildServerOptions): TypeMcpServer {
+  return createServer({ name: 'typemcp-test-server', version: '0.0.0', ...options });
+}
+
+/**
+ * Builds a server from `services` (with `providers` overriding what the DI container builds) or
+ * takes `server`, connects an in-memory client to the engine's real session and completes the
+ * `initialize` handshake at `revision`.
+ *
+ * ```ts
+ * const client = await createTestClient({ services: [NotesService], providers: [{ provide: NotesRepository, useValue: fake }] });
+ * expect(await client.callTool('search', { query: 'milk' })).toMatchObject({ isError: undefined });
+ * await client.close();
+ * ```
+ * @publicApi
+ */
+export async function createTestClient(options: TestClientOptions): Promise<TestClient> {
+  const {
+    server: given,
+    closeServer = false,
+    revision = LATEST_LEGACY_REVISION,
+    capabilities,
+    clientInfo = DEFAULT_CLIENT_INFO,
+    onSample,
+    onElicit,
+    roots,
+    principal,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    ...build
+  } = options;
+  const requests = new ClientRequests({ onSample, onElicit, roots });
+  const log = new NotificationLog();
+  const server = given ?? buildServer(build as BuildServerOptions);
+  const ownsServer = !given || closeServer;
+  try {
+    const driver = await openDriver({
+      engine: server.engine,
+      revision,
+      capabilities: capabilities ?? requests.capabilities(),
+      clientInfo,
+      principal,
+      timeoutMs,
+      requests,
+      onNotification: (n) => log.add(n),
+    });
+    return new TestClient(server, driver, log, requests, { timeoutMs, ownsServer });
+  } catch (error) {
+    if (ownsServer) await server.close();
+    throw error;
+  }
+}

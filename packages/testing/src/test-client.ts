@@ -1,0 +1,237 @@
+/**
+ * An MCP client bound to one server in memory, for tests: typed methods for every client
+ * request, the notifications received, and answers to the server's own requests.
+ */
+import type { Root, TypeMcpServer } from '@typemcp/core';
+import type {
+  CallToolResult,
+  Completion,
+  GetPromptResult,
+  Implementation,
+  JsonObject,
+  LoggingLevel,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ServerCapabilities,
+  ToolDefinition,
+} from '@typemcp/protocol';
+import type { ClientRequests } from './client-requests.js';
+import type { createTestClient } from './create-test-client.js';
+import type { JsonRpcError } from './json-rpc.error.js';
+import type { ClientDriver } from './driver/client-driver.interface.js';
+import type { NotificationLog } from './notification-log.js';
+import type {
+  CompletionReference,
+  LogMessage,
+  Notification,
+  NotificationParams,
+  ProgressParams,
+  RequestOptions,
+} from './test-client.types.js';
+
+/** Settings fixed when the client is created. */
+interface ClientSettings {
+  timeoutMs: number;
+  /** The server was built for this client: close it with the client. */
+  ownsServer: boolean;
+}
+
+/** Create one with {@link createTestClient}. @publicApi */
+export class TestClient {
+  private nextProgressToken = 0;
+
+  /** @internal */
+  constructor(
+    /** The server under test (its `get()` returns the instances the container built). */
+    readonly server: TypeMcpServer,
+    private readonly driver: ClientDriver,
+    private readonly log: NotificationLog,
+    private readonly requests: ClientRequests,
+    private readonly settings: ClientSettings,
+  ) {}
+
+  /** The protocol revision in use. */
+  get revision(): string {
+    return this.driver.hello.revision;
+  }
+
+  /** The server's `serverInfo`, as sent in `initialize`. */
+  get serverInfo(): Implementation {
+    return this.driver.hello.serverInfo;
+  }
+
+  /** The capabilities the server declared. */
+  get serverCapabilities(): ServerCapabilities {
+    return this.driver.hello.capabilities;
+  }
+
+  /** The server's `instructions`, when it sent some. */
+  get instructions(): string | undefined {
+    return this.driver.hello.instructions;
+  }
+
+  /**
+   * Sends any request and resolves with its result as received. A JSON-RPC error response
+   * rejects with a {@link JsonRpcError} (`code`, `message`, `data`).
+   */
+  async request<T extends object = JsonObject>(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<T> {
+    const { onProgress, signal, timeoutMs = this.settings.timeoutMs, meta } = options;
+    let sent = params;
+    let token: string | undefined;
+    if (onProgress || meta) {
+      const _meta: JsonObject = { ...(params?._meta as JsonObject | undefined), ...meta };
+      if (onProgress) {
+        token = `test-progress-${++this.nextProgressToken}`;
+        _meta.progressToken = token;
+        this.log.track(token, onProgress);
+      }
+      sent = { ...params, _meta };
+    }
+    try {
+      return (await this.driver.request(method, sent, { signal, timeoutMs })) as T;
+    } finally {
+      if (token) this.log.untrack(token);
+    }
+  }
+
+  /** Sends a notification to the server. */
+  notify(method: string, params?: JsonObject): void {
+    this.driver.notify(method, params);
+  }
+
+  /** `ping`. */
+  async ping(): Promise<void> {
+    await this.request('ping');
+  }
+
+  /** Every tool (`tools/list`, all pages). */
+  async listTools(): Promise<ToolDefinition[]> {
+    return this.listAll<ToolDefinition>('tools/list', 'tools');
+  }
+
+  /**
+   * `tools/call`: resolves with the result, also when it is a tool error (`isError: true`);
+   * rejects only for a JSON-RPC error (an unknown tool, say).
+   */
+  callTool(name: string, args: JsonObject = {}, options?: RequestOptions): Promise<CallToolResult> {
+    return this.request<CallToolResult>('tools/call', { name, arguments: args }, options);
+  }
+
+  /** Every resource (`resources/list`, all pages). */
+  listResources(): Promise<ResourceDefinition[]> {
+    return this.listAll<ResourceDefinition>('resources/list', 'resources');
+  }
+
+  /** Every resource template (`resources/templates/list`, all pages). */
+  listResourceTemplates(): Promise<ResourceTemplateDefinition[]> {
+    return this.listAll<ResourceTemplateDefinition>('resources/templates/list', 'resourceTemplates');
+  }
+
+  /** `resources/read`. */
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+  }
+
+  /** `resources/subscribe`: `notifications/resources/updated` for `uri` follow. */
+  async subscribe(uri: string): Promise<void> {
+    await this.request('resources/subscribe', { uri });
+  }
+
+  /** `resources/unsubscribe`. */
+  async unsubscribe(uri: string): Promise<void> {
+    await this.request('resources/unsubscribe', { uri });
+  }
+
+  /** Every prompt (`prompts/list`, all pages). */
+  listPrompts(): Promise<PromptDefinition[]> {
+    return this.listAll<PromptDefinition>('prompts/list', 'prompts');
+  }
+
+  /** `prompts/get` (prompt arguments are strings on the wire). */
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  /**
+   * `completion/complete`: the suggestions for `argument` of a prompt or a template variable.
+   * `context` carries the arguments already filled in (2025-06-18).
+   */
+  async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>): Promise<Completion> {
+    const params: JsonObject = { ref, argument };
+    if (context) params.context = { arguments: context };
+    return (await this.request<{ completion: Completion }>('completion/complete', params)).completion;
+  }
+
+  /** `logging/setLevel`: only messages at `level` or above are sent from now on. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    await this.request('logging/setLevel', { level });
+  }
+
+  /** Changes the answer to `roots/list` and sends `notifications/roots/list_changed`. */
+  setRoots(roots: Root[]): void {
+    this.requests.setRoots(roots);
+    this.notify('notifications/roots/list_changed');
+  }
+
+  /** The notifications received so far, in order; all of them or those of one method. */
+  notifications<M extends string>(method?: M): Notification<NotificationParams<M>>[] {
+    return this.log.list(method) as Notification<NotificationParams<M>>[];
+  }
+
+  /** The params of every `notifications/message` received (server logs at the client's level). */
+  get logs(): LogMessage[] {
+    return this.paramsOf('notifications/message');
+  }
+
+  /** The params of every `notifications/progress` received. */
+  get progress(): ProgressParams[] {
+    return this.paramsOf('notifications/progress');
+  }
+
+  /**
+   * The first notification of `method` (matching `predicate`) received so far or still to come;
+   * rejects after `timeoutMs` (default 1000). Use it for what the server sends later, such as
+   * `notifications/tools/list_changed` after `server.addService()`.
+   */
+  waitForNotification<M extends string>(
+    method: M,
+    predicate?: (notification: Notification<NotificationParams<M>>) => boolean,
+    timeoutMs = 1000,
+  ): Promise<Notification<NotificationParams<M>>> {
+    return this.log.waitFor(method, predicate as ((n: Notification) => boolean) | undefined, timeoutMs) as Promise<Notification<NotificationParams<M>>>;
+  }
+
+  /** Forgets the notifications received so far. */
+  clearNotifications(): void {
+    this.log.clear();
+  }
+
+  /**
+   * Ends the connection (requests in flight reject) and, when the server was built for this
+   * client, closes the server too.
+   */
+  async close(): Promise<void> {
+    await this.driver.close();
+    if (this.settings.ownsServer) await this.server.close();
+  }
+
+  private paramsOf<M extends 'notifications/message' | 'notifications/progress'>(method: M): NotificationParams<M>[] {
+    return this.log.list(method).flatMap((n) => (n.params ? [n.params as NotificationParams<M>] : []));
+  }
+
+  private async listAll<T>(method: string, key: string): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.request<JsonObject>(method, cursor === undefined ? undefined : { cursor });
+      items.push(...((page[key] ?? []) as T[]));
+      cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+      // A server that hands out a cursor twice would loop forever.
+      if (cursor !== undefined && !seen.add(cursor)) throw new Error(`${method} returned the cursor ${cursor} twice`);
+    } while (cursor !== undefined);
+    return items;
+  }
+}
