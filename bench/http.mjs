@@ -1,7 +1,9 @@
 // HTTP benchmark: `tools/call add` over Streamable HTTP, stateless, 50 concurrent requests, against
 // raw node:http, ours (@typemcp/http), SDK 1.x and SDK 2.x, each in its own child process; rounds
 // interleaved with the order rotated; medians. Then server heap per idle legacy /sse session.
-// Usage: node bench/http.mjs [--quick] [--no-write]   (after `npm run build`)
+// With --modern: revision 2026-07-28 instead (no session, per-request `_meta`, Mcp-Method/Mcp-Name
+// headers), against raw, ours and SDK 2.x (SDK 1.x does not speak it), no SSE heap part.
+// Usage: node bench/http.mjs [--modern] [--quick] [--no-write]   (after `npm run build`)
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
@@ -17,7 +19,13 @@ const SECONDS = quick ? 0.5 : 2;
 const CONCURRENCY = 50;
 const SSE_N = quick ? 100 : 500;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const SERVERS = ['raw', 'typemcp', 'sdk1', 'sdk2'];
+const modern = process.argv.includes('--modern');
+const SERVERS = modern ? ['raw', 'typemcp', 'sdk2'] : ['raw', 'typemcp', 'sdk1', 'sdk2'];
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
 
 function spawnServer(name, mode = 'stateless') {
   const child = fork(here(`./servers/http/${name}.mjs`), [mode], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -29,10 +37,12 @@ function spawnServer(name, mode = 'stateless') {
 const heapOf = (child) => new Promise((resolve) => (child.once('message', (m) => resolve(m.heapUsed)), child.send('heap')));
 
 function callOnce(agent, port, a, b) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params: { name: 'add', arguments: { a, b } } });
+  const params = modern ? { name: 'add', arguments: { a, b }, _meta: MODERN_META } : { name: 'add', arguments: { a, b } };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params });
+  const era = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' } : { 'mcp-protocol-version': '2025-06-18' };
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(body),
+      'content-type': 'application/json', accept: 'application/json, text/event-stream', ...era, 'content-length': Buffer.byteLength(body),
     } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -117,29 +127,32 @@ for (const { child } of Object.values(procs)) child.kill();
 const med = (name, key) => median(results[name].map((r) => r[key]));
 const raw = med('raw', 'callsPerSec');
 const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
-const sse = { raw: await ssePerSession('raw'), express: await ssePerSession('express-floor'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
+const sse = modern ? undefined : { raw: await ssePerSession('raw'), express: await ssePerSession('express-floor'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
 
 const date = new Date().toISOString().slice(0, 10);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${process.platform}`;
 const table = [
-  `Run ${date} on ${machine}; \`node bench/http.mjs\`: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent stateless POSTs, medians over rounds.`,
+  `Run ${date} on ${machine}; \`node bench/http.mjs${modern ? ' --modern' : ''}\`: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent ${modern ? '2026-07-28' : 'stateless 2025-06-18'} POSTs, medians over rounds.`,
   '',
   '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
   '| --- | ---: | ---: | ---: | ---: |',
   ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
   '',
-  `Server heap per idle legacy HTTP+SSE session (${SSE_N} open \`/sse\` streams, after gc): typemcp ${(sse.typemcp / 1024).toFixed(1)} KB, SDK 1.x SSEServerTransport ${(sse.sdk1 / 1024).toFixed(1)} KB; ` +
+  ...(modern ? [] : [`Server heap per idle legacy HTTP+SSE session (${SSE_N} open \`/sse\` streams, after gc): typemcp ${(sse.typemcp / 1024).toFixed(1)} KB, SDK 1.x SSEServerTransport ${(sse.sdk1 / 1024).toFixed(1)} KB; ` +
     `raw node:http holding the same open SSE responses (the per-connection floor): ${(sse.raw / 1024).toFixed(1)} KB, express 5 holding them: ${(sse.express / 1024).toFixed(1)} KB; so TypeMCP's own state is ${((sse.typemcp - sse.express) / 1024).toFixed(1)} KB per session above express.`,
-  '',
+  '']),
   `Raw calls/s per round: ${results.raw.map((r) => r.callsPerSec.toFixed(0)).join(', ')}.`,
 ].join('\n');
 console.log(`\n${table}`);
 if (write) {
   const path = here('./README.md');
   const readme = readFileSync(path, 'utf8');
-  const block = `<!-- http-results:start -->\n${table}\n<!-- http-results:end -->`;
-  const next = readme.includes('<!-- http-results:start -->')
-    ? readme.replace(/<!-- http-results:start -->[\s\S]*<!-- http-results:end -->/, block)
+  const tag = modern ? 'http-modern-results' : 'http-results';
+  const block = `<!-- ${tag}:start -->\n${table}\n<!-- ${tag}:end -->`;
+  const next = readme.includes(`<!-- ${tag}:start -->`)
+    ? readme.replace(new RegExp(`<!-- ${tag}:start -->[\\s\\S]*<!-- ${tag}:end -->`), block)
+    : modern
+    ? `${readme.trimEnd()}\n\n### HTTP, revision 2026-07-28\n\n\`node bench/http.mjs --modern\`: the same load in the stateless 2026-07-28 era (per-request \`_meta\`, \`Mcp-Method\`/\`Mcp-Name\` headers, no session), against raw, typemcp and SDK 2.x \`createMcpHandler\` (SDK 1.x does not speak this revision).\n\n${block}\n`
     : `${readme.trimEnd()}\n\n## HTTP\n\n\`bench/http.mjs\` (\`npm run bench:http\`; \`node bench/http.mjs --quick\` for a smoke run that never writes): \`tools/call add\` over Streamable HTTP in stateless mode, 50 concurrent requests over a keep-alive agent, against \`raw\` (node:http JSON echo, \`bench/servers/http/raw.mjs\`), \`typemcp\` (a ProtocolServer via \`serveHttp(engine, { sessions: false })\`), \`sdk1\` (SDK 1.x StreamableHTTPServerTransport, stateless, new server + transport per request, express 5) and \`sdk2\` (SDK 2.x \`createMcpHandler\`, its stateless legacy fallback, wrapped for node:http by hand). Each server runs in its own child process; rounds are interleaved with the order rotated.\n\n${block}\n`;
   writeFileSync(path, next);
   console.log('bench/README.md updated');
