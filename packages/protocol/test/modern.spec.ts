@@ -197,6 +197,26 @@ describe('multi round-trip requests', () => {
     expect(r3.result).toMatchObject({ resultType: 'complete', ...text('A+B') });
   });
 
+  it('takes answers sent without a state, ignores unasked ones, and seals only what the handler used', async () => {
+    const { peer } = setup();
+    const caps = { elicitation: {}, sampling: {} };
+    const r1 = await modern(
+      peer,
+      'tools/call',
+      { name: 'two-rounds', inputResponses: { 'elicitation-0': { action: 'accept', content: { v: 'A' } }, stray: 'not even an object' } },
+      caps,
+    );
+    expect(Object.keys(r1.result!.inputRequests as JsonObject)).toEqual(['sampling-1']);
+    // The retry carries only the new answer: the first one comes back from the sealed state.
+    const r2 = await modern(
+      peer,
+      'tools/call',
+      { name: 'two-rounds', requestState: r1.result!.requestState, inputResponses: { 'sampling-1': { role: 'assistant', content: { type: 'text', text: 'B' } } } },
+      caps,
+    );
+    expect(r2.result).toMatchObject({ resultType: 'complete', ...text('A+B') });
+  });
+
   it('collects questions asked together into one round', async () => {
     const { peer } = setup();
     const caps = { roots: {}, sampling: {} };
