@@ -35,6 +35,8 @@ export class InputRequired {
   }
 }
 
+const NO_ANSWERS: JsonObject = Object.freeze({}) as JsonObject;
+
 const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Why an answer is not a valid result of its method, or undefined when it is. */
@@ -74,8 +76,7 @@ export class InputRound {
 
   private constructor(
     private readonly sealer: RequestStateSealer,
-    private readonly requestDigest: string,
-    private readonly principalDigest: string,
+    private readonly binding: () => [requestDigest: string, principalDigest: string],
     /** Earlier rounds' answers (verified) and this retry's `inputResponses` (checked when used). */
     private readonly answers: JsonObject,
   ) {}
@@ -87,14 +88,15 @@ export class InputRound {
    * method); answers to questions never asked are ignored and never sealed into the next state.
    */
   static open(sealer: RequestStateSealer, method: string, params: JsonObject, principal: unknown): InputRound {
-    const requestDigest = salient(method, params);
-    const principalDigest = digest(principal ?? null);
-    const earlier = params.requestState === undefined ? {} : sealer.open(params.requestState, requestDigest, principalDigest).answers;
+    // Digests are computed only when a state is opened or sealed: most calls ask nothing.
+    let binding: [string, string] | undefined;
+    const bind = () => (binding ??= [salient(method, params), digest(principal ?? null)]);
+    const earlier = params.requestState === undefined ? undefined : sealer.open(params.requestState, ...bind()).answers;
     const responses = params.inputResponses;
     if (responses !== undefined && !isObject(responses)) {
       throw new McpError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
     }
-    return new InputRound(sealer, requestDigest, principalDigest, { ...responses, ...earlier });
+    return new InputRound(sealer, bind, responses || earlier ? { ...responses, ...earlier } : NO_ANSWERS);
   }
 
   /** Settles with the interim result once the handler waits on questions this round cannot answer. */
@@ -129,7 +131,7 @@ export class InputRound {
   }
 
   private emit(): void {
-    const state = this.sealer.seal(this.requestDigest, this.principalDigest, this.used);
+    const state = this.sealer.seal(...this.binding(), this.used);
     void this.stalled;
     this.stall!.resolve(new InputRequired(this.requests, state));
   }

@@ -289,7 +289,7 @@ export class Session {
     } catch (error) {
       return this.fail(ctx, error, batch);
     }
-    if (round) {
+    if (round && isThenable(out)) {
       // The handler may wait on a question this round cannot answer: whichever comes first wins.
       const settled = Promise.resolve(out);
       settled.catch(() => undefined);
