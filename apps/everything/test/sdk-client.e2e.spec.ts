@@ -59,6 +59,7 @@ const EXPECTED_TOOLS = [
   'test_resource_link',
   'test_list_roots',
   'test_slow_operation',
+  'test_header_param',
   'test_toggle_dynamic_tool',
   'test_update_watched_resource',
   // The 2026-07-28 fixtures: served to every revision (legacy clients get real client requests).

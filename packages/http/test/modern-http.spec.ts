@@ -13,6 +13,10 @@ let cancelled = 0;
 
 beforeAll(async () => {
   s = await serve();
+  s.engine.registry.addTool(
+    { name: 'region', description: 'mirrors a parameter in a header', inputSchema: { type: 'object', properties: { where: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } }, count: { type: 'integer', 'x-mcp-header': 'Count' } } } },
+    (args) => text(JSON.stringify(args)),
+  );
   s.engine.registry.addTool({ name: 'hang', description: 'waits until cancelled', inputSchema: { type: 'object' } }, (_args, ctx) => {
     return new Promise((resolve) => ctx.signal.addEventListener('abort', () => (cancelled++, resolve(text('aborted')))));
   });
@@ -78,6 +82,27 @@ describe('2026-07-28 over Streamable HTTP', () => {
     expect((unsupported.error as JsonObject).data).toEqual({ supported: expect.arrayContaining([MODERN]), requested: 'v9' });
     // Surrounding whitespace in Mcp-Name is tolerated; the value itself is compared exactly.
     expect((await modern(12, 'tools/call', { name: 'echo', arguments: {} }, {}, '  echo  ')).status).toBe(200);
+  });
+
+  it('checks Mcp-Param-* headers of x-mcp-header parameters, decoding the base64 form (also for Mcp-Name)', async () => {
+    const call = (args: JsonObject, headers: Record<string, string>, name = 'region') =>
+      post(s.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'region', arguments: args, _meta: meta() } }, headersFor('tools/call', name, headers));
+    const args = { where: { region: 'Hello, 世界' }, count: 42 };
+    const encoded = `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`;
+    expect((await call(args, { 'mcp-param-region': encoded, 'mcp-param-count': '42' })).status).toBe(200);
+    expect((await call(args, { 'mcp-param-region': encoded, 'mcp-param-count': '42.0' }, `=?base64?${Buffer.from('region').toString('base64')}?=`)).status).toBe(200);
+    // Absent values need no header; present ones do, and must match once decoded.
+    expect((await call({}, {})).status).toBe(200);
+    const refused: Record<string, string>[] = [
+      { 'mcp-param-count': '42' },
+      { 'mcp-param-region': encoded, 'mcp-param-count': '43' },
+      { 'mcp-param-region': '=?base64?SGVs!!!bG8=?=', 'mcp-param-count': '42' },
+      { 'mcp-param-region': 'Hello', 'mcp-param-count': '42' },
+    ];
+    for (const headers of refused) {
+      const res = await call(args, headers);
+      expect({ headers, status: res.status, code: ((await res.json()) as { error: JsonObject }).error.code }).toEqual({ headers, status: 400, code: -32020 });
+    }
   });
 
   it('answers -32021 as 400 when a question needs a capability the request did not declare', async () => {

@@ -58,6 +58,15 @@ export class ExtrasService {
     return `Waited ${duration} ms`;
   }
 
+  @Tool({
+    name: 'test_header_param',
+    description: 'Echoes its region; 2026-07-28 HTTP clients mirror it in the Mcp-Param-Region header (SEP-2243)',
+    inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+  })
+  headerParam(args: { region: string }) {
+    return `region=${args.region}`;
+  }
+
   @Tool({ name: 'test_toggle_dynamic_tool', description: 'Adds or removes test_dynamic_tool (sends tools/list_changed)' })
   toggle() {
     if (this.server.removeService(DynamicToolService)) return 'removed test_dynamic_tool';

@@ -18,6 +18,7 @@ import {
 import type { Request, Response } from 'express';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
 import { ModernExchange, writeJson } from './modern-exchange.js';
+import { checkParamHeaders, decodeHeaderValue } from './param-headers.js';
 
 /** Methods whose target the Mcp-Name header repeats, and the params member it repeats. */
 const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -32,7 +33,10 @@ function refuse(res: Response, id: RequestId | null, error: McpError): void {
   writeJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }));
 }
 
-/** The Mcp-Method and Mcp-Name headers must repeat the body (values compared exactly, names in any case). */
+/**
+ * The Mcp-Method and Mcp-Name headers must repeat the body (values compared exactly after
+ * trimming and base64-sentinel decoding, names in any case).
+ */
 function checkHeaders(req: Request, method: string, params: JsonObject | undefined): void {
   const sentMethod = headerOf(req, 'mcp-method');
   if (sentMethod?.trim() !== method) throw headerMismatch('Mcp-Method', sentMethod, method);
@@ -40,7 +44,8 @@ function checkHeaders(req: Request, method: string, params: JsonObject | undefin
   const target = key ? params?.[key] : undefined;
   if (typeof target !== 'string') return;
   const sentName = headerOf(req, 'mcp-name');
-  if (sentName?.trim() !== target) throw headerMismatch('Mcp-Name', sentName, target);
+  const name = sentName === undefined ? undefined : decodeHeaderValue(sentName.trim());
+  if (name !== target) throw headerMismatch('Mcp-Name', sentName, target);
 }
 
 export class ModernPostHandler {
@@ -61,6 +66,10 @@ export class ModernPostHandler {
     try {
       readModernMeta(params, version ?? null);
       checkHeaders(req, message.method, params);
+      if (message.method === 'tools/call' && typeof params?.name === 'string') {
+        const tool = this.host.engine.registry.toolFor(params.name, principal);
+        if (tool) checkParamHeaders(req.headers, tool.definition.inputSchema as JsonObject, params.arguments as JsonObject | undefined);
+      }
       const refusal = modernMethodRefusal(message.method, this.host.engine.methodHandler(message.method) !== undefined);
       if (refusal) throw refusal;
     } catch (error) {
