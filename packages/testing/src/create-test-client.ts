@@ -17,7 +17,8 @@ function buildServer(options: BuildServerOptions): TypeMcpServer {
 /**
  * Builds a server from `services` (with `providers` overriding what the DI container builds) or
  * takes `server`, connects an in-memory client to the engine's real session and completes the
- * `initialize` handshake at `revision`.
+ * `initialize` handshake at `revision` (at the stateless 2026-07-28: asks `server/discover` and
+ * opens a `subscriptions/listen` for list changes).
  *
  * ```ts
  * const client = await createTestClient({ services: [NotesService], providers: [{ provide: NotesRepository, useValue: fake }] });
@@ -38,6 +39,8 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
     roots,
     principal,
     timeoutMs = DEFAULT_TIMEOUT_MS,
+    listen,
+    maxInputRounds,
     ...build
   } = options;
   const requests = new ClientRequests({ onSample, onElicit, roots });
@@ -54,6 +57,8 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
       timeoutMs,
       requests,
       onNotification: (n) => log.add(n),
+      listen,
+      maxInputRounds,
     });
     return new TestClient(server, driver, log, requests, { timeoutMs, ownsServer });
   } catch (error) {

@@ -1,10 +1,11 @@
 /**
  * @typemcp/testing: an in-memory MCP client bound to a TypeMCP server, for tests. It speaks to
  * the engine's real session through its Transport interface (only the pipe is replaced),
- * completes the handshake at any revision, answers the server's requests from handlers, and
- * collects notifications. Framework-agnostic: no test runner is imported.
+ * completes the handshake at any legacy revision or speaks the stateless 2026-07-28, answers
+ * the server's requests (or `input_required` rounds) from handlers, and collects notifications. Framework-agnostic: no test runner is imported.
  */
 export { createTestClient } from './create-test-client.js';
+export type { ProtocolEra } from './driver/client-driver.interface.js';
 export { JsonRpcError } from './json-rpc.error.js';
 export { TestClient } from './test-client.js';
 export type { BuildServerOptions, ClientSideOptions, ExistingServerOptions, TestClientOptions } from './test-client.options.js';
@@ -13,6 +14,7 @@ export type {
   CompletionReference,
   CreateMessageParams,
   CreateMessageResult,
+  DiscoverResult,
   ElicitAnswer,
   ElicitParams,
   LogMessage,

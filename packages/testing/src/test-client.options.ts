@@ -5,12 +5,15 @@ import type { Awaitable, CreateMessageParams, CreateMessageResult, ElicitAnswer,
 /** How the test client presents itself and answers the server's requests. @publicApi */
 export interface ClientSideOptions {
   /**
-   * The protocol revision to speak (default: the newest handshake revision, 2025-11-25). The
-   * client sends it in `initialize` and fails if the server answers another one.
+   * The protocol revision to speak (default: the newest handshake revision, 2025-11-25). At
+   * 2024-11-05 .. 2025-11-25 the client sends it in `initialize` and fails if the server answers
+   * another one. At 2026-07-28 (stateless) there is no handshake: it goes in every request's
+   * `_meta`, and the client asks `server/discover` once to learn the server's capabilities.
    */
   revision?: string;
   /**
-   * The capabilities declared in `initialize`. Default: derived from the handlers given —
+   * The capabilities declared in `initialize` (2026-07-28: in every request's `_meta`). Default:
+   * derived from the handlers given —
    * `sampling` with `onSample`, `elicitation` with `onElicit`, `roots` (listChanged) with `roots`.
    * Given explicitly, they are sent as is (to test a client that declares what it cannot answer).
    */
@@ -30,6 +33,17 @@ export interface ClientSideOptions {
   principal?: unknown;
   /** Per-request timeout in ms (default 5000; 0 for none): a hung handler fails with the method's name. */
   timeoutMs?: number;
+  /**
+   * 2026-07-28 only: open a `subscriptions/listen` for tools, prompts and resources list changes
+   * when connecting (default true), so `notifications/<kind>/list_changed` arrive as they do on a
+   * handshake connection. With false, a listen is only opened by `subscribe()`.
+   */
+  listen?: boolean;
+  /**
+   * 2026-07-28 only: how many `input_required` rounds one request may take before it rejects
+   * (code `TYPEMCP_ERR_INPUT_ROUNDS`); default 10.
+   */
+  maxInputRounds?: number;
 }
 
 /**

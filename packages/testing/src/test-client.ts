@@ -20,10 +20,11 @@ import type {
 import type { ClientRequests } from './client-requests.js';
 import type { createTestClient } from './create-test-client.js';
 import type { JsonRpcError } from './json-rpc.error.js';
-import type { ClientDriver } from './driver/client-driver.interface.js';
+import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
 import type {
   CompletionReference,
+  DiscoverResult,
   LogMessage,
   Notification,
   NotificationParams,
@@ -57,12 +58,20 @@ export class TestClient {
     return this.driver.hello.revision;
   }
 
-  /** The server's `serverInfo`, as sent in `initialize`. */
+  /**
+   * `legacy` for the handshake revisions (2024-11-05 .. 2025-11-25), `modern` for the stateless
+   * 2026-07-28, where every request carries its own `_meta`.
+   */
+  get era(): ProtocolEra {
+    return this.driver.era;
+  }
+
+  /** The server's `serverInfo`, as sent in `initialize` (2026-07-28: in results' `_meta`). */
   get serverInfo(): Implementation {
     return this.driver.hello.serverInfo;
   }
 
-  /** The capabilities the server declared. */
+  /** The capabilities the server declared (2026-07-28: in `server/discover`, when connecting). */
   get serverCapabilities(): ServerCapabilities {
     return this.driver.hello.capabilities;
   }
@@ -74,10 +83,13 @@ export class TestClient {
 
   /**
    * Sends any request and resolves with its result as received. A JSON-RPC error response
-   * rejects with a {@link JsonRpcError} (`code`, `message`, `data`).
+   * rejects with a {@link JsonRpcError} (`code`, `message`, `data`). At 2026-07-28 the client's
+   * `_meta` is added, `input_required` results are answered and retried (unless `answerInput`
+   * is false), and the final result keeps what the typed methods drop: `resultType`, `ttlMs`,
+   * `cacheScope` and `_meta["io.modelcontextprotocol/serverInfo"]`.
    */
   async request<T extends object = JsonObject>(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<T> {
-    const { onProgress, signal, timeoutMs = this.settings.timeoutMs, meta } = options;
+    const { onProgress, signal, timeoutMs = this.settings.timeoutMs, meta, answerInput } = options;
     let sent = params;
     let token: string | undefined;
     if (onProgress || meta) {
@@ -90,7 +102,7 @@ export class TestClient {
       sent = { ...params, _meta };
     }
     try {
-      return (await this.driver.request(method, sent, { signal, timeoutMs })) as T;
+      return (await this.driver.request(method, sent, { signal, timeoutMs, answerInput })) as T;
     } finally {
       if (token) this.log.untrack(token);
     }
@@ -101,9 +113,18 @@ export class TestClient {
     this.driver.notify(method, params);
   }
 
-  /** `ping`. */
-  async ping(): Promise<void> {
-    await this.request('ping');
+  /** `ping`; at 2026-07-28, which has no `ping`, a `server/discover` stands for it. */
+  ping(): Promise<void> {
+    return this.driver.ping(this.wire());
+  }
+
+  /**
+   * `server/discover` (2026-07-28 only): the revisions, capabilities and instructions of the
+   * server, as received (`resultType`, caching hints and `_meta` included).
+   */
+  async discover(options?: RequestOptions): Promise<DiscoverResult> {
+    if (this.era !== 'modern') throw new Error(`server/discover exists only in revision 2026-07-28; this client speaks ${this.revision}`);
+    return this.request<DiscoverResult>('server/discover', undefined, options);
   }
 
   /** Every tool (`tools/list`, all pages). */
@@ -116,7 +137,7 @@ export class TestClient {
    * rejects only for a JSON-RPC error (an unknown tool, say).
    */
   callTool(name: string, args: JsonObject = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.request<CallToolResult>('tools/call', { name, arguments: args }, options);
+    return this.typed<CallToolResult>('tools/call', { name, arguments: args }, options);
   }
 
   /** Every resource (`resources/list`, all pages). */
@@ -131,17 +152,21 @@ export class TestClient {
 
   /** `resources/read`. */
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+    return this.typed<ReadResourceResult>('resources/read', { uri }, options);
   }
 
-  /** `resources/subscribe`: `notifications/resources/updated` for `uri` follow. */
-  async subscribe(uri: string): Promise<void> {
-    await this.request('resources/subscribe', { uri });
+  /**
+   * `resources/subscribe`: `notifications/resources/updated` for `uri` follow. At 2026-07-28
+   * the client (re)opens a `subscriptions/listen` naming every URI subscribed (and list changes
+   * unless `listen: false`), and resolves once the server acknowledged it.
+   */
+  subscribe(uri: string): Promise<void> {
+    return this.driver.subscribe(uri, this.wire());
   }
 
-  /** `resources/unsubscribe`. */
-  async unsubscribe(uri: string): Promise<void> {
-    await this.request('resources/unsubscribe', { uri });
+  /** `resources/unsubscribe` (2026-07-28: re-opens the `subscriptions/listen` without `uri`). */
+  unsubscribe(uri: string): Promise<void> {
+    return this.driver.unsubscribe(uri, this.wire());
   }
 
   /** Every prompt (`prompts/list`, all pages). */
@@ -151,7 +176,7 @@ export class TestClient {
 
   /** `prompts/get` (prompt arguments are strings on the wire). */
   getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+    return this.typed<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   /**
@@ -164,15 +189,22 @@ export class TestClient {
     return (await this.request<{ completion: Completion }>('completion/complete', params)).completion;
   }
 
-  /** `logging/setLevel`: only messages at `level` or above are sent from now on. */
-  async setLogLevel(level: LoggingLevel): Promise<void> {
-    await this.request('logging/setLevel', { level });
+  /**
+   * `logging/setLevel`: only messages at `level` or above are sent from now on. 2026-07-28 has
+   * no such request: the level is kept and sent in the `_meta` of every later request
+   * (`io.modelcontextprotocol/logLevel`); until it is set, that era's server sends no logs.
+   */
+  setLogLevel(level: LoggingLevel): Promise<void> {
+    return this.driver.setLogLevel(level, this.wire());
   }
 
-  /** Changes the answer to `roots/list` and sends `notifications/roots/list_changed`. */
+  /**
+   * Changes the answer to `roots/list` and sends `notifications/roots/list_changed` (not at
+   * 2026-07-28, where the server asks for roots within each request that needs them).
+   */
   setRoots(roots: Root[]): void {
     this.requests.setRoots(roots);
-    this.notify('notifications/roots/list_changed');
+    this.driver.rootsChanged();
   }
 
   /** The notifications received so far, in order; all of them or those of one method. */
@@ -215,6 +247,15 @@ export class TestClient {
   async close(): Promise<void> {
     await this.driver.close();
     if (this.settings.ownsServer) await this.server.close();
+  }
+
+  /** A typed method's request: the result without what only the era's wire adds. */
+  private async typed<T extends object>(method: string, params: JsonObject, options?: RequestOptions): Promise<T> {
+    return this.driver.bare(await this.request(method, params, options)) as T;
+  }
+
+  private wire(): DriverRequestOptions {
+    return { timeoutMs: this.settings.timeoutMs };
   }
 
   private paramsOf<M extends 'notifications/message' | 'notifications/progress'>(method: M): NotificationParams<M>[] {

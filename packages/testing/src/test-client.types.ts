@@ -3,7 +3,7 @@
  * notifications as received, and per-request options.
  */
 import type { SampleResult } from '@typemcp/core';
-import type { ContentBlock, JsonObject, LoggingLevel, RequestId } from '@typemcp/protocol';
+import type { ContentBlock, JsonObject, LoggingLevel, RequestId, ServerCapabilities } from '@typemcp/protocol';
 
 /** One message of a `sampling/createMessage` request. */
 export interface SamplingMessage {
@@ -84,8 +84,30 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Rejects when no response came in this many ms (default: the client's `timeoutMs`; 0 for none). */
   timeoutMs?: number;
-  /** Extra `_meta` members sent with the request. */
+  /**
+   * Extra `_meta` members sent with the request. At 2026-07-28 they go over the client's own
+   * (`io.modelcontextprotocol/protocolVersion`, ...), so a test can send a wrong one on purpose.
+   */
   meta?: JsonObject;
+  /**
+   * 2026-07-28 only: answer an `input_required` result from `onSample`/`onElicit`/`roots` and
+   * retry until the request completes (default true). With false, the first result is returned
+   * as received, `inputRequests` and `requestState` included.
+   */
+  answerInput?: boolean;
+}
+
+/** The result of `server/discover` (2026-07-28), as received. */
+export interface DiscoverResult extends JsonObject {
+  resultType: 'complete';
+  /** Every revision the server serves, newest first. */
+  supportedVersions: string[];
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+  /** `io.modelcontextprotocol/serverInfo`: the server's identity. */
+  _meta?: JsonObject;
 }
 
 /** What `completion/complete` completes: a prompt argument or a resource template variable. */

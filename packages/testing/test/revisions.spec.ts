@@ -5,10 +5,11 @@ import { connect, fx } from './support';
 
 const confirmForm = { type: 'object', properties: { ok: { type: 'boolean', description: 'Go ahead?' } }, required: ['ok'] };
 
-describe.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('at revision %s', (revision) => {
+// 2026-07-28 has no handshake: the same expectations hold of what server/discover tells.
+describe.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'])('at revision %s', (revision) => {
   const since = (first: string) => revision >= first;
 
-  it('completes the handshake at that revision', async () => {
+  it('connects at that revision and learns who the server is', async () => {
     const client = await connect({ revision, name: 'shop', version: '1.2.3', instructions: 'Be nice' });
     expect(client.revision).toBe(revision);
     expect(client.serverInfo).toEqual({ name: 'shop', version: '1.2.3' });
@@ -48,7 +49,7 @@ describe('revision negotiation', () => {
   it('refuses a revision the kit cannot speak', async () => {
     await expect(connect({ revision: '1999-01-01' })).rejects.toMatchObject({
       code: 'TYPEMCP_ERR_UNSUPPORTED_REVISION',
-      message: expect.stringContaining('2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25'),
+      message: expect.stringContaining('2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28'),
     });
   });
 

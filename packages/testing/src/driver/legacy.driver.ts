@@ -3,12 +3,14 @@
  * `notifications/initialized`; the server's requests (sampling, elicitation, roots) arrive on
  * it and are answered on it.
  */
-import type { Implementation, JsonObject, ServerCapabilities } from '@typemcp/protocol';
+import type { Implementation, JsonObject, LoggingLevel, ServerCapabilities } from '@typemcp/protocol';
 import type { ClientDriver, DriverRequestOptions, DriverSettings, ServerHello } from './client-driver.interface.js';
 import { MemoryConnection } from './memory-connection.js';
 
 /** @internal */
 export class LegacyDriver implements ClientDriver {
+  readonly era = 'legacy';
+
   private constructor(
     private readonly connection: MemoryConnection,
     readonly hello: ServerHello,
@@ -50,6 +52,30 @@ export class LegacyDriver implements ClientDriver {
 
   notify(method: string, params?: JsonObject): void {
     this.connection.notify(method, params);
+  }
+
+  bare(result: JsonObject): JsonObject {
+    return result;
+  }
+
+  async ping(options: DriverRequestOptions): Promise<void> {
+    await this.request('ping', undefined, options);
+  }
+
+  async setLogLevel(level: LoggingLevel, options: DriverRequestOptions): Promise<void> {
+    await this.request('logging/setLevel', { level }, options);
+  }
+
+  async subscribe(uri: string, options: DriverRequestOptions): Promise<void> {
+    await this.request('resources/subscribe', { uri }, options);
+  }
+
+  async unsubscribe(uri: string, options: DriverRequestOptions): Promise<void> {
+    await this.request('resources/unsubscribe', { uri }, options);
+  }
+
+  rootsChanged(): void {
+    this.notify('notifications/roots/list_changed');
   }
 
   close(): Promise<void> {

@@ -15,6 +15,12 @@ export interface ConnectionEvents {
   request(method: string, params: JsonObject): Promise<JsonObject>;
 }
 
+/** How one request travels on the connection. */
+export interface ConnectionRequestOptions extends DriverRequestOptions {
+  /** Told the request's id just before it is sent. */
+  onSent?(id: RequestId): void;
+}
+
 interface Pending {
   method: string;
   resolve(result: JsonObject): void;
@@ -38,7 +44,7 @@ export class MemoryConnection {
   }
 
   /** Sends a request and resolves with its result. */
-  request(method: string, params: JsonObject | undefined, { signal, timeoutMs }: DriverRequestOptions): Promise<JsonObject> {
+  request(method: string, params: JsonObject | undefined, { signal, timeoutMs, onSent }: ConnectionRequestOptions): Promise<JsonObject> {
     if (this.closed) return Promise.reject(new JsonRpcError(ErrorCode.ConnectionClosed, 'The test client is closed', undefined, method));
     // A session the server closed (server.close()) would never answer: say so at once.
     if (!this.engine.openSessions.has(this.session)) {
@@ -71,6 +77,7 @@ export class MemoryConnection {
         resolve: (result) => (cleanup(), resolve(result)),
         reject: (error) => (cleanup(), reject(error)),
       });
+      onSent?.(id);
       this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
     });
   }
