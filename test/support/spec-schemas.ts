@@ -27,6 +27,16 @@ import Ajv2020 from 'ajv/dist/2020';
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export type Revision = (typeof REVISIONS)[number];
 
+/**
+ * The stateless revision: no `initialize` (every request carries its protocol version, client
+ * info and capabilities in `_meta`), `server/discover`, `resultType` on every result,
+ * `input_required` results instead of server->client requests, `subscriptions/listen`. Kept out
+ * of REVISIONS, which the suites iterate through an `initialize` handshake.
+ */
+export const MODERN_REVISION = '2026-07-28' as const;
+/** Every revision there is a schema for: the `initialize` ones and the stateless one. */
+export type SchemaRevision = Revision | typeof MODERN_REVISION;
+
 export type JsonObject = Record<string, unknown>;
 
 /** Where the official schemas live: shared/spec beside the repository (see its README.md). */
@@ -109,6 +119,21 @@ export const CLOSED_DEFINITIONS: readonly string[] = [
   'UntitledMultiSelectEnumSchema',
   'TitledMultiSelectEnumSchema',
   'LegacyTitledEnumSchema',
+  // 2026-07-28 only (skipped for the older revisions, which lack them)
+  'DiscoverResult',
+  'InputRequiredResult',
+  'SubscriptionsListenResult',
+  'SubscriptionsAcknowledgedNotification',
+  'SubscriptionsAcknowledgedNotificationParams',
+  'SubscriptionFilter',
+  'HeaderMismatchError',
+  'MissingRequiredClientCapabilityError',
+  'UnsupportedProtocolVersionError',
+  'ParseError',
+  'InvalidRequestError',
+  'MethodNotFoundError',
+  'InvalidParamsError',
+  'InternalError',
 ];
 
 /** Property names whose values are free-form by specification: never closed, never descended into. */
@@ -139,7 +164,43 @@ export const RESULT_DEFINITION: Readonly<Record<string, string>> = {
   'prompts/list': 'ListPromptsResult',
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
+  // 2026-07-28
+  'server/discover': 'DiscoverResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
 };
+
+/**
+ * 2026-07-28: the definition of each notification the server may send, checked in addition to
+ * the ServerNotification union (whose errors list every member).
+ */
+export const NOTIFICATION_DEFINITION: Readonly<Record<string, string>> = {
+  'notifications/cancelled': 'CancelledNotification',
+  'notifications/progress': 'ProgressNotification',
+  'notifications/message': 'LoggingMessageNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+};
+
+/**
+ * 2026-07-28: the definitions of the error codes it names: a whole error response (`response`)
+ * or the `error` object of one (`error`).
+ */
+export const ERROR_DEFINITION: Readonly<Record<number, { def: string; checks: 'response' | 'error' }>> = {
+  [-32700]: { def: 'ParseError', checks: 'error' },
+  [-32600]: { def: 'InvalidRequestError', checks: 'error' },
+  [-32601]: { def: 'MethodNotFoundError', checks: 'error' },
+  [-32602]: { def: 'InvalidParamsError', checks: 'error' },
+  [-32603]: { def: 'InternalError', checks: 'error' },
+  [-32020]: { def: 'HeaderMismatchError', checks: 'response' },
+  [-32021]: { def: 'MissingRequiredClientCapabilityError', checks: 'response' },
+  [-32022]: { def: 'UnsupportedProtocolVersionError', checks: 'response' },
+};
+
+/** The `resultType` values 2026-07-28 defines (ResultType). */
+export const RESULT_TYPES: readonly string[] = ['complete', 'input_required'];
 
 interface Spec {
   schema: JsonObject;
@@ -147,10 +208,10 @@ interface Spec {
   defsKey: 'definitions' | '$defs';
 }
 
-const rawCache = new Map<Revision, Spec>();
+const rawCache = new Map<SchemaRevision, Spec>();
 
 /** The official schema of a revision, as published. */
-export function loadSpec(revision: Revision): Spec {
+export function loadSpec(revision: SchemaRevision): Spec {
   let spec = rawCache.get(revision);
   if (!spec) {
     const file = path.join(SPEC_DIR, revision, 'schema.json');
@@ -197,8 +258,16 @@ const CLOSED_EMPTY_RESULT = {
   additionalProperties: false,
 };
 
+/** From 2026-07-28 on, where `Result` requires `resultType`: `_meta` and `resultType`. */
+const CLOSED_EMPTY_RESULT_WITH_TYPE = {
+  type: 'object',
+  properties: { _meta: { type: 'object', additionalProperties: {} }, resultType: { type: 'string' } },
+  required: ['resultType'],
+  additionalProperties: false,
+};
+
 /** A deep copy of the revision's schema with the emitted definitions closed. */
-export function closedSpec(revision: Revision): Spec & { closedCount: number } {
+export function closedSpec(revision: SchemaRevision): Spec & { closedCount: number } {
   const { schema, defsKey } = loadSpec(revision);
   const copy = structuredClone(schema);
   const defs = copy[defsKey] as Record<string, JsonObject>;
@@ -206,7 +275,8 @@ export function closedSpec(revision: Revision): Spec & { closedCount: number } {
   for (const name of CLOSED_DEFINITIONS) {
     if (defs[name]) closedCount += closeInPlace(defs[name]);
   }
-  defs.EmptyResult = structuredClone(CLOSED_EMPTY_RESULT);
+  const resultRequires = (defs.Result?.required as string[] | undefined) ?? [];
+  defs.EmptyResult = structuredClone(resultRequires.includes('resultType') ? CLOSED_EMPTY_RESULT_WITH_TYPE : CLOSED_EMPTY_RESULT);
   return { schema: copy, defsKey, closedCount };
 }
 
@@ -222,13 +292,13 @@ interface Compiled {
 
 const compiled = new Map<string, Compiled>();
 
-function compiledFor(revision: Revision, variant: Variant): Compiled {
+function compiledFor(revision: SchemaRevision, variant: Variant): Compiled {
   const cacheKey = `${revision}:${variant}`;
   let entry = compiled.get(cacheKey);
   if (!entry) {
     const { schema, defsKey } = variant === 'closed' ? closedSpec(revision) : loadSpec(revision);
     const options = { strict: false, allErrors: true, validateFormats: false };
-    // 2025-11-25 is JSON Schema 2020-12; the older revisions are draft-07.
+    // 2025-11-25 and 2026-07-28 are JSON Schema 2020-12; the older revisions are draft-07.
     const ajv = defsKey === '$defs' ? new Ajv2020(options) : new Ajv(options);
     const key = `mcp-${revision}-${variant}.json`;
     ajv.addSchema(schema, key);
@@ -239,13 +309,13 @@ function compiledFor(revision: Revision, variant: Variant): Compiled {
 }
 
 /** True when the revision's schema has that definition. */
-export function hasDefinition(revision: Revision, name: string): boolean {
+export function hasDefinition(revision: SchemaRevision, name: string): boolean {
   const { schema, defsKey } = loadSpec(revision);
   return name in (schema[defsKey] as JsonObject);
 }
 
 /** The raw (open) definition, for inspection. */
-export function definition(revision: Revision, name: string): JsonObject {
+export function definition(revision: SchemaRevision, name: string): JsonObject {
   const { schema, defsKey } = loadSpec(revision);
   const def = (schema[defsKey] as Record<string, JsonObject>)[name];
   if (!def) throw new Error(`${revision} has no definition "${name}"`);
@@ -253,7 +323,7 @@ export function definition(revision: Revision, name: string): JsonObject {
 }
 
 /** Validates `value` against one definition; returns the ajv errors, or [] when valid. */
-export function validateAgainst(revision: Revision, name: string, value: unknown, variant: Variant = 'closed'): ErrorObject[] {
+export function validateAgainst(revision: SchemaRevision, name: string, value: unknown, variant: Variant = 'closed'): ErrorObject[] {
   const c = compiledFor(revision, variant);
   let validate = c.validators.get(name);
   if (!validate) {
@@ -289,14 +359,19 @@ export interface TrafficReport {
 }
 
 /** Picks the definition names that differ between revisions. */
-function envelopeNames(revision: Revision) {
+function envelopeNames(revision: SchemaRevision) {
   const has = (n: string) => hasDefinition(revision, n);
   return {
     result: has('JSONRPCResultResponse') ? 'JSONRPCResultResponse' : 'JSONRPCResponse',
     error: has('JSONRPCErrorResponse') ? 'JSONRPCErrorResponse' : 'JSONRPCError',
     // Before 2025-11-25 the ServerRequest/ServerNotification members are {method, params}
     // without the JSON-RPC envelope; from 2025-11-25 on they include jsonrpc (and id).
-    membersIncludeEnvelope: 'jsonrpc' in ((definition(revision, 'PingRequest').properties as JsonObject | undefined) ?? {}),
+    // (2026-07-28 has no ping, and no server->client request at all: ask a notification.)
+    membersIncludeEnvelope:
+      'jsonrpc' in ((definition(revision, has('PingRequest') ? 'PingRequest' : 'ToolListChangedNotification').properties as JsonObject | undefined) ?? {}),
+    // 2026-07-28: no server->client requests (input_required results instead), resultType on
+    // every result, a definition per notification and per error code.
+    stateless: !has('InitializeResult'),
   };
 }
 
@@ -310,8 +385,14 @@ function withoutEnvelope(message: JsonObject): JsonObject {
  * the revision: responses by the result definition of the method of the request with that id,
  * error responses as JSON-RPC errors, notifications as ServerNotification, requests as
  * ServerRequest (each also inside its closed JSON-RPC envelope).
+ *
+ * 2026-07-28 (stateless) in addition: a result is checked against the definition its
+ * `resultType` names (`input_required`: InputRequiredResult, allowed only for the methods whose
+ * `<Result>Response` admits it; `complete`: the method's result), a notification also against
+ * its own definition, an error with a code the revision defines against that error's
+ * definition, and any server->client request is a failure (the revision has none).
  */
-export function validateServerTraffic(revision: Revision, wire: readonly WireEntry[]): TrafficReport {
+export function validateServerTraffic(revision: SchemaRevision, wire: readonly WireEntry[]): TrafficReport {
   const names = envelopeNames(revision);
   const methodOf = new Map<string, string>();
   const report: TrafficReport = { checked: 0, byDefinition: {}, failures: [] };
@@ -319,6 +400,25 @@ export function validateServerTraffic(revision: Revision, wire: readonly WireEnt
     report.byDefinition[def] = (report.byDefinition[def] ?? 0) + 1;
     const errors = validateAgainst(revision, def, value, 'closed');
     if (errors.length) report.failures.push({ seq: entry.seq, check: label, message: entry.message, errors });
+  };
+  /** 2026-07-28: the definition named by `resultType`, which the method must admit. */
+  const checkStatelessResult = (entry: WireEntry, method: string, def: string) => {
+    const result = entry.message.result;
+    const resultType = isObject(result) ? result.resultType : undefined;
+    if (typeof resultType !== 'string' || !RESULT_TYPES.includes(resultType)) {
+      report.failures.push({ seq: entry.seq, check: `${method}: resultType must be one of ${RESULT_TYPES.join(', ')}`, message: entry.message, errors: [] });
+    }
+    if (resultType !== 'input_required') {
+      check(entry, def, result, `${def} (${method})`);
+      return;
+    }
+    // `<Result>Response` (e.g. CallToolResultResponse) says whether the method may answer input_required.
+    const response = hasDefinition(revision, `${def}Response`) ? definition(revision, `${def}Response`) : undefined;
+    const admitted = JSON.stringify((response?.properties as JsonObject | undefined)?.result ?? {}).includes('/InputRequiredResult"');
+    if (!admitted) {
+      report.failures.push({ seq: entry.seq, check: `${method} may not answer input_required in ${revision}`, message: entry.message, errors: [] });
+    }
+    check(entry, 'InputRequiredResult', result, `InputRequiredResult (${method})`);
   };
 
   for (const entry of wire) {
@@ -331,23 +431,36 @@ export function validateServerTraffic(revision: Revision, wire: readonly WireEnt
     const member = names.membersIncludeEnvelope ? msg : withoutEnvelope(msg);
     if (typeof msg.method === 'string' && 'id' in msg) {
       check(entry, 'JSONRPCRequest', msg);
-      check(entry, 'ServerRequest', member, `ServerRequest (${msg.method})`);
+      if (names.stateless) {
+        report.failures.push({ seq: entry.seq, check: `server->client request ${msg.method}: ${revision} has none (input_required instead)`, message: msg, errors: [] });
+      } else {
+        check(entry, 'ServerRequest', member, `ServerRequest (${msg.method})`);
+      }
     } else if (typeof msg.method === 'string') {
       check(entry, 'JSONRPCNotification', msg);
       check(entry, 'ServerNotification', member, `ServerNotification (${msg.method})`);
+      const own = names.stateless ? NOTIFICATION_DEFINITION[msg.method] : undefined;
+      if (own && hasDefinition(revision, own)) check(entry, own, msg, `${own} (${msg.method})`);
     } else if ('result' in msg) {
       check(entry, names.result, msg);
       const method = methodOf.get(JSON.stringify(msg.id));
       const def = method ? RESULT_DEFINITION[method] : undefined;
       if (!method) {
         report.failures.push({ seq: entry.seq, check: 'response to a request id the client never sent', message: msg, errors: [] });
-      } else if (!def) {
-        report.failures.push({ seq: entry.seq, check: `no result definition known for ${method}`, message: msg, errors: [] });
+      } else if (!def || !hasDefinition(revision, def)) {
+        report.failures.push({ seq: entry.seq, check: `no ${revision} result definition known for ${method}`, message: msg, errors: [] });
+      } else if (names.stateless) {
+        checkStatelessResult(entry, method, def);
       } else {
         check(entry, def, msg.result, `${def} (${method})`);
       }
     } else if ('error' in msg) {
       check(entry, names.error, msg);
+      const code = isObject(msg.error) ? msg.error.code : undefined;
+      const own = names.stateless && typeof code === 'number' ? ERROR_DEFINITION[code] : undefined;
+      if (own && hasDefinition(revision, own.def)) {
+        check(entry, own.def, own.checks === 'response' ? msg : msg.error, `${own.def} (${String(code)})`);
+      }
     } else {
       report.failures.push({ seq: entry.seq, check: 'not a request, notification or response', message: msg, errors: [] });
     }
@@ -361,7 +474,25 @@ export function validateServerTraffic(revision: Revision, wire: readonly WireEnt
  * every result kind, an error, notifications, and server->client requests when the client
  * could be asked any.
  */
-export function coreDefinitions(revision: Revision, withRequests: boolean): string[] {
+export function coreDefinitions(revision: SchemaRevision, withRequests: boolean): string[] {
+  if (revision === MODERN_REVISION) {
+    // No initialize, no EmptyResult method, no server->client request (`withRequests`: the
+    // input_required results that replace them).
+    return [
+      'DiscoverResult',
+      'ListToolsResult',
+      'CallToolResult',
+      'ListResourcesResult',
+      'ListResourceTemplatesResult',
+      'ReadResourceResult',
+      'ListPromptsResult',
+      'GetPromptResult',
+      'CompleteResult',
+      'JSONRPCErrorResponse',
+      'ServerNotification',
+      ...(withRequests ? ['InputRequiredResult'] : []),
+    ];
+  }
   return [
     'InitializeResult',
     'ListToolsResult',

@@ -34,6 +34,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { HttpListenerHandle } from '@typemcp/core';
 import { HttpWireRecorder } from '../../../test/support/http-session';
 import {
+  coreDefinitions,
   describeFailures,
   MODERN_REVISION,
   validateServerTraffic,
@@ -152,9 +153,9 @@ class Sdk2StdioRecorder extends WireRecorder implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     this.record('client->server', message as unknown as JsonObject);
-    return this.inner.send(message, options);
+    return this.inner.send(message);
   }
 
   close(): Promise<void> {
@@ -277,10 +278,31 @@ function resultTo(rec: WireRecorder, request: WireEntry): JsonObject {
   return responses[0].message.result as JsonObject;
 }
 
+/**
+ * The SDK 2.x client, like 1.x (modelcontextprotocol/typescript-sdk#2580), runs notification
+ * handlers a microtask after it reads them but settles responses at once: when stdio delivers the
+ * last progress notification and the result in one chunk (test_tool_with_progress writes 100 %
+ * right before its result), the response retires the token first and the client reports
+ * "Received a progress notification for an unknown token". Tolerated only for a token the client
+ * issued whose request was answered AFTER every one of its progress notifications on the wire.
+ */
+function isLateProgressRace(error: Error, rec: WireRecorder): boolean {
+  const match = /^Received a progress notification for an unknown token: (.*)$/s.exec(error.message);
+  if (!match) return false;
+  const token = ((JSON.parse(match[1]) as JsonObject).params as JsonObject).progressToken;
+  const request = rec.wire.find(
+    (e) => e.direction === 'client->server' && 'id' in e.message && (paramsOf(e)._meta as JsonObject | undefined)?.progressToken === token,
+  );
+  if (!request) return false;
+  const progress = rec.entries((e) => e.direction === 'server->client' && e.message.method === 'notifications/progress' && paramsOf(e).progressToken === token);
+  const [response] = rec.responsesTo(request.message.id);
+  return response !== undefined && progress.length > 0 && progress.every((e) => e.seq < response.seq);
+}
+
 /** Every server result of a session (for the serverInfo SHOULD). */
 const resultsOf = (rec: WireRecorder) => rec.inbound().filter((m) => 'result' in m && !('method' in m));
 
-assertServerBuilt(EVERYTHING);
+beforeAll(() => assertServerBuilt(EVERYTHING));
 afterAll(async () => {
   await listener?.close(0);
 });
@@ -371,8 +393,18 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     }
   });
 
-  it('reads test://static-text and gets prompts', async () => {
+  it('lists and reads resources, lists and gets prompts, completes an argument', async () => {
     const mark = s.recorder.mark();
+    const { resources } = await s.client.listResources(undefined, { ...TIMEOUT, cacheMode: 'refresh' });
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['test://static-text', 'test://static-binary', 'test://watched-resource']));
+    const { resourceTemplates } = await s.client.listResourceTemplates(undefined, { ...TIMEOUT, cacheMode: 'refresh' });
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('test://template/{id}/data');
+    const { prompts } = await s.client.listPrompts(undefined, { ...TIMEOUT, cacheMode: 'refresh' });
+    expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments']));
+    for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
+      expect(resultTo(s.recorder, requestsOf(s.recorder, method, mark)[0])).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: expect.any(String) });
+    }
+
     const read = await s.client.readResource({ uri: 'test://static-text' }, TIMEOUT);
     expect(read.contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }]);
     expect(resultTo(s.recorder, requestsOf(s.recorder, 'resources/read', mark)[0])).toMatchObject({
@@ -386,6 +418,9 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     const simple = await s.client.getPrompt({ name: 'test_simple_prompt' }, TIMEOUT);
     expect(simple.messages[0].content).toEqual({ type: 'text', text: 'This is a simple prompt for testing.' });
     expect(resultTo(s.recorder, requestsOf(s.recorder, 'prompts/get', mark)[0])).toMatchObject({ resultType: 'complete' });
+
+    const completed = await s.client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } }, TIMEOUT);
+    expect(completed.completion.values).toEqual(['test', 'testValue1']);
   });
 
   it('reports progress of test_tool_with_progress through the progress callback, before the result', async () => {
@@ -397,12 +432,15 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     expect(token).toBeDefined();
     // The tool answers with the token it was given.
     expect(textOf(result)).toBe(String(token));
-    expect(progress).toEqual([0, 50, 100]);
 
+    // The server wrote every step, then the result.
     const response = s.recorder.responsesTo(request.message.id)[0];
     const sent = s.recorder.entries((e) => e.direction === 'server->client' && e.message.method === 'notifications/progress', mark);
     expect(sent.map((e) => paramsOf(e))).toEqual([0, 50, 100].map((step) => ({ progressToken: token, progress: step, total: 100, message: `Completed step ${step} of 100` })));
     for (const e of sent) expect(e.seq).toBeLessThan(response.seq);
+    // The callback saw them in order; the SDK may drop the last one (see isLateProgressRace).
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress).toEqual([0, 50, 100].slice(0, progress.length));
   });
 
   it.each(MRTR_CASES)('$tool: the client answers input_required through its handlers and retries', async ({ tool, rounds, text }) => {
@@ -513,6 +551,9 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
 
     await subscription.close();
     expect(await subscription.closed).toBe('local');
+    // The cancelled listen request is never answered (the server keeps serving).
+    expect(textOf(await s.client.callTool({ name: 'add', arguments: { a: 2, b: 2 } }, TIMEOUT))).toBe('4');
+    expect(s.recorder.responsesTo(listen.message.id)).toEqual([]);
   });
 
   it('schema: every message the server sent validates against the closed 2026-07-28 schema', () => {
@@ -525,25 +566,21 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
       for (const result of resultsOf(session.recorder)) {
         expect(((result.result as JsonObject)._meta as JsonObject | undefined)?.[META.serverInfo]).toMatchObject({ name: 'typemcp-everything' });
       }
-      expect(session.clientErrors.map(String)).toEqual([]);
+      expect(session.clientErrors.filter((e) => !isLateProgressRace(e, session.recorder)).map(String)).toEqual([]);
     }
+    // Not vacuous: every kind of result, input_required, an error, the notifications.
     const report = validateServerTraffic(MODERN_REVISION, s.recorder.wire);
-    expect(report.checked).toBeGreaterThanOrEqual(30);
-    expect(Object.keys(report.byDefinition)).toEqual(
+    const bareReport = validateServerTraffic(MODERN_REVISION, bare.recorder.wire);
+    expect(report.checked).toBeGreaterThanOrEqual(35);
+    expect([...Object.keys(report.byDefinition), ...Object.keys(bareReport.byDefinition)]).toEqual(
       expect.arrayContaining([
-        'DiscoverResult',
-        'ListToolsResult',
-        'CallToolResult',
-        'InputRequiredResult',
-        'ReadResourceResult',
-        'GetPromptResult',
-        'ServerNotification',
+        ...coreDefinitions(MODERN_REVISION, true),
         'ProgressNotification',
         'SubscriptionsAcknowledgedNotification',
         'ToolListChangedNotification',
+        'MissingRequiredClientCapabilityError',
       ]),
     );
-    expect(validateServerTraffic(MODERN_REVISION, bare.recorder.wire).byDefinition).toMatchObject({ MissingRequiredClientCapabilityError: 1 });
   });
 
   if (kind === 'stdio') {
@@ -551,6 +588,8 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
       expect(await s.close()).toEqual({ code: 0, signal: null });
       expect(await bare.close()).toEqual({ code: 0, signal: null });
       for (const { stdio } of [s, bare]) {
+        // Whatever the server wrote while shutting down is schema-valid too.
+        expect(describeFailures(validateServerTraffic(MODERN_REVISION, stdio!.wire).failures)).toEqual([]);
         expect(stdio!.stderrText).toBe('');
         expect(stdio!.transportErrors.map(String)).toEqual([]);
         expect(stdio!.deliveredToClient).toBe(stdio!.inbound().length);
@@ -625,15 +664,58 @@ describe.each(KINDS)('SDK 2.x client in legacy mode (initialize at 2025-11-25) o
     expect(describeFailures(report.failures)).toEqual([]);
     expect(report.checked).toBeGreaterThanOrEqual(6);
     expect(Object.keys(report.byDefinition)).toEqual(expect.arrayContaining(['InitializeResult', 'ListToolsResult', 'CallToolResult', 'ServerRequest']));
-    expect(s.clientErrors.map(String)).toEqual([]);
+    expect(s.clientErrors.filter((e) => !isLateProgressRace(e, s.recorder)).map(String)).toEqual([]);
   });
 
   if (kind === 'stdio') {
     it('closes cleanly: the child exits with code 0, nothing on stderr', async () => {
       expect(await s.close()).toEqual({ code: 0, signal: null });
+      expect(describeFailures(validateServerTraffic(LEGACY_REVISION, s.stdio!.wire).failures)).toEqual([]);
       expect(s.stdio!.stderrText).toBe('');
       expect(s.stdio!.transportErrors.map(String)).toEqual([]);
       expect(s.stdio!.deliveredToClient).toBe(s.stdio!.inbound().length);
     });
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// The 2026-07-28 support of test/support/spec-schemas.ts is not vacuous
+// ---------------------------------------------------------------------------------------------
+
+describe('the closed 2026-07-28 schema check (test/support/spec-schemas.ts)', () => {
+  /** The checks that failed for one request/answer pair. */
+  const failed = (request: JsonObject, answer: JsonObject) =>
+    validateServerTraffic(MODERN_REVISION, [
+      { seq: 0, at: 0, direction: 'client->server', message: { jsonrpc: '2.0', id: 1, ...request } },
+      { seq: 1, at: 0, direction: 'server->client', message: { jsonrpc: '2.0', ...answer } },
+    ]).failures.map((f) => f.check);
+  const call = { method: 'tools/call', params: { name: 't' } };
+  const list = { method: 'tools/list' };
+  const complete = { resultType: 'complete', content: [{ type: 'text', text: 'x' }] };
+  const inputRequired = {
+    resultType: 'input_required',
+    inputRequests: { q: { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } } },
+    requestState: 'opaque',
+  };
+
+  it('checks results by resultType and method, and rejects what the revision lacks', () => {
+    expect(failed(call, { id: 1, result: complete })).toEqual([]);
+    expect(failed(call, { id: 1, result: inputRequired })).toEqual([]);
+    // Closed: a CallToolResult is not cacheable, an InputRequiredResult has nothing else.
+    expect(failed(call, { id: 1, result: { ...complete, ttlMs: 0 } })).toEqual(['CallToolResult (tools/call)']);
+    expect(failed(call, { id: 1, result: { ...inputRequired, extra: true } })).toEqual(['InputRequiredResult (tools/call)']);
+    // resultType is required and must be one the revision defines.
+    expect(failed(call, { id: 1, result: { content: [] } })).toEqual(expect.arrayContaining([expect.stringMatching(/resultType must be one of/), 'CallToolResult (tools/call)']));
+    expect(failed(call, { id: 1, result: { ...complete, resultType: 'partial' } })).toEqual([expect.stringMatching(/resultType must be one of/)]);
+    // tools/list may not ask for input, and its result is cacheable (ttlMs, cacheScope required).
+    expect(failed(list, { id: 1, result: inputRequired })).toEqual(['tools/list may not answer input_required in 2026-07-28']);
+    expect(failed(list, { id: 1, result: { resultType: 'complete', tools: [] } })).toEqual(['ListToolsResult (tools/list)']);
+    expect(failed(list, { id: 1, result: { resultType: 'complete', tools: [], ttlMs: 0, cacheScope: 'public' } })).toEqual([]);
+    // No server->client requests; errors by code; notifications by method.
+    expect(failed(call, { id: 'x', method: 'elicitation/create', params: {} })).toEqual([expect.stringMatching(/server->client request elicitation\/create/)]);
+    expect(failed(call, { id: 1, error: { code: -32021, message: 'm' } })).toEqual(['MissingRequiredClientCapabilityError (-32021)']);
+    expect(failed(call, { method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, extra: 1 } })).toEqual(
+      expect.arrayContaining(['SubscriptionsAcknowledgedNotification (notifications/subscriptions/acknowledged)']),
+    );
+  });
 });
