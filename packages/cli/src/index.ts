@@ -1,1 +1,14 @@
-export {};
+/**
+ * @typemcp/cli: the `typemcp` command (dev, start, add, list, call). The functions below are
+ * what the commands run, for scripts and tests.
+ */
+export { addItem, type AddOptions, type AddResult } from './add/add-item.js';
+export { ITEM_KINDS, itemNames, type ItemKind, type ItemNames } from './add/names.js';
+export { connect, type Connection, type ServerTarget } from './client/connect.js';
+export { formatListing, formatToolResult, type Listing } from './client/format.js';
+export { callTool, parseToolArgs } from './commands/call.command.js';
+export { listAll } from './commands/list.command.js';
+export { startServer } from './commands/start.command.js';
+export { runDev, type DevOptions } from './dev/dev-server.js';
+export { createProgram, run } from './program.js';
+export { UsageError } from './usage.error.js';

@@ -1,0 +1,4 @@
+/** Where a command's action leaves its exit code. */
+export interface CommandResult {
+  code: number;
+}

@@ -1,0 +1,27 @@
+/** `typemcp dev [entry] [args...]`. */
+import { Command } from 'commander';
+import { runDev } from '../dev/dev-server.js';
+import type { CommandResult } from './command-result.js';
+
+/** Defines `dev` on `program`; the exit code goes to `done`. */
+export function devCommand(program: Command, done: CommandResult): void {
+  program
+    .command('dev')
+    .description('Run a TypeScript entry point (SWC, with decorator metadata) and restart it when a file changes')
+    .argument('[entry]', 'the entry point', 'src/main.ts')
+    .argument('[args...]', 'arguments for the entry point, e.g. --transport http')
+    .option('-w, --watch <path...>', "what to watch (default: the entry's folder)")
+    .option('--no-relay', 'do not keep stdio clients connected across restarts (pass stdin/stdout straight through)')
+    .passThroughOptions()
+    .addHelpText(
+      'after',
+      '\nOptions after the entry point go to it: typemcp dev src/main.ts --transport http\n' +
+        'When an MCP client starts this command over stdio, its connection survives restarts: the\n' +
+        'handshake is replayed to the new process and the client is told that the lists changed.',
+    )
+    .action(async (entry: string, args: string[], options: { watch?: string[]; relay: boolean }) => {
+      // `typemcp dev --transport http` has no entry: the default one gets those arguments.
+      const [file, rest] = entry.startsWith('-') ? ['src/main.ts', [entry, ...args]] : [entry, args];
+      done.code = await runDev({ entry: file, args: rest, watch: options.watch ?? [], cwd: process.cwd(), relay: options.relay ? undefined : false });
+    });
+}

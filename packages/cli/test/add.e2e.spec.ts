@@ -1,0 +1,58 @@
+/**
+ * `typemcp add` on a freshly generated project, run as the built command: the code it writes
+ * type-checks (tsc on sources and tests) and the tests it writes pass (Jest with the project's
+ * own config).
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { jest, makeProject, removeProject, typecheck, typemcp } from './support/project';
+
+describe('typemcp add', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeProject('example');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('adds a tool as a new service, a resource and a prompt to existing ones; all compile and their tests pass', async () => {
+    const tool = await typemcp(['add', 'tool', 'get_forecast'], dir);
+    expect(tool).toMatchObject({ code: 0, stderr: '' });
+    expect(tool.stdout.split('\n').filter(Boolean)).toEqual([
+      'created  src/services/get-forecast.dto.ts',
+      'created  src/services/get-forecast.service.ts',
+      'created  test/get-forecast.service.spec.ts',
+      'updated  src/services/index.ts',
+    ]);
+    expect(readFileSync(path.join(dir, 'src/services/index.ts'), 'utf8')).toContain('[GreetingService, GetForecastService]');
+
+    expect((await typemcp(['add', 'resource', 'forecast', '--service', 'GreetingService'], dir)).code).toBe(0);
+    expect((await typemcp(['add', 'prompt', 'summarise', '--service', 'src/services/greeting.service.ts'], dir)).code).toBe(0);
+    const service = readFileSync(path.join(dir, 'src/services/greeting.service.ts'), 'utf8');
+    expect(service).toContain("import { GreetInput, LANGUAGES, PhraseParams, WelcomeArgs, type Language, ForecastParams, SummariseArgs } from './greeting.dto.js';");
+    expect(service).toMatch(/\n  }\n\n  @Resource\('app:\/\/forecast\/\{id\}'/);
+    expect(service.endsWith("    return `Write a short note about ${args.topic}.`;\n  }\n}\n")).toBe(true);
+
+    const checked = await typecheck(dir);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const tested = await jest(dir);
+    expect(tested.stderr).toMatch(/Tests:\s+13 passed, 13 total/);
+    expect(tested.code).toBe(0);
+  }, 60_000);
+
+  it('refuses a name that is taken, a service it cannot find and a bad name, writing nothing', async () => {
+    expect(await typemcp(['add', 'tool', 'greet', '--service', 'greeting'], dir)).toMatchObject({
+      code: 2,
+      stderr: 'typemcp: GreetingService already has a member named greet\n',
+    });
+    expect(await typemcp(['add', 'tool', 'x', '--service', 'NoSuchService'], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no src/services/NoSuchService.service.ts and no class NoSuchService under src/'),
+    });
+    expect((await typemcp(['add', 'tool', '9lives'], dir)).stderr).toContain('"9lives" is not a usable name');
+    expect(await typemcp(['add', 'widget', 'x'], dir)).toMatchObject({
+      code: 2,
+      stderr: "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt.\n(typemcp <command> --help shows a command's usage)\n",
+    });
+  });
+});

@@ -1,0 +1,66 @@
+/** The generated project's package.json. */
+import type { ProjectOptions } from './options.js';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS } from './versions.js';
+
+/** The @typemcp/* packages a generated project may use. */
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'testing' | 'cli';
+
+/** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
+export type PackageSources = Record<TypeMcpPackage, string>;
+
+/** The generated project's package.json, as an object. */
+export interface GeneratedPackageJson {
+  name: string;
+  version: string;
+  private: true;
+  description: string;
+  main: string;
+  scripts: Record<string, string>;
+  engines: { node: string };
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  overrides?: Record<string, string>;
+}
+
+function sorted(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function scriptsFor(transport: ProjectOptions['transport']): Record<string, string> {
+  const scripts: Record<string, string> = {
+    dev: 'typemcp dev',
+    build: 'tsc -p tsconfig.build.json',
+    start: 'node dist/main.js',
+    test: 'jest',
+    typecheck: 'tsc',
+  };
+  if (transport === 'both') {
+    scripts['dev:http'] = 'typemcp dev src/main.ts --transport http';
+    scripts['start:http'] = 'node dist/main.js --transport http';
+  }
+  return scripts;
+}
+
+/**
+ * The package.json of a new project. With `file:` sources (from `--from`), `overrides` make the
+ * @typemcp/* packages' own dependencies on each other use the same tarballs.
+ */
+export function buildPackageJson(options: Pick<ProjectOptions, 'name' | 'transport'>, sources: PackageSources): GeneratedPackageJson {
+  const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
+  if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
+  const pkg: GeneratedPackageJson = {
+    name: options.name,
+    version: '0.1.0',
+    private: true,
+    description: 'An MCP server built with TypeMCP',
+    main: 'dist/main.js',
+    scripts: scriptsFor(options.transport),
+    engines: { node: '>=20.19' },
+    dependencies: sorted(dependencies),
+    devDependencies: sorted({ ...DEV_DEPENDENCY_VERSIONS, '@typemcp/cli': sources.cli, '@typemcp/testing': sources.testing }),
+  };
+  if (Object.values(sources).some((s) => s.startsWith('file:'))) {
+    pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));
+  }
+  return pkg;
+}

@@ -1,0 +1,97 @@
+/** The generated project's README.md. */
+import { DEFAULT_HTTP_URL, json } from './client-config.js';
+import { sampleCall } from './next-steps.js';
+import type { ProjectOptions } from './options.js';
+
+function layout(template: ProjectOptions['template']): string {
+  const service = template === 'example' ? 'greeting' : 'echo';
+  return [
+    '| Path | What |',
+    '| --- | --- |',
+    '| `src/main.ts` | The entry point: serves the server over the transport. |',
+    '| `src/server.ts` | `createAppServer()`: the server\'s name, version and services. |',
+    '| `src/services/index.ts` | The list of services; `typemcp add` registers new ones here. |',
+    `| \`src/services/${service}.service.ts\` | An \`@McpService()\` class: its decorated methods are what clients see. |`,
+    `| \`src/services/${service}.dto.ts\` | class-validator DTOs: the JSON Schemas clients see and the validation of their input. |`,
+    `| \`test/${service}.service.spec.ts\` | Tests with \`@typemcp/testing\`: a real server and client in memory. |`,
+  ].join('\n');
+}
+
+function connect(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
+  const stdio = { command: 'node', args: [`/absolute/path/to/${options.name}/dist/main.js`] };
+  const parts: string[] = [];
+  if (options.transport !== 'http') {
+    parts.push(
+      'MCP clients start the server themselves. Build it (`npm run build`), then add it to the client:',
+      '',
+      'Claude Desktop (`claude_desktop_config.json`):',
+      '',
+      '```json',
+      json({ mcpServers: { [options.name]: stdio } }),
+      '```',
+      '',
+      'VS Code (`.vscode/mcp.json` in this folder):',
+      '',
+      '```json',
+      json({ servers: { [options.name]: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/dist/main.js'] } } }),
+      '```',
+    );
+  }
+  if (options.transport !== 'stdio') {
+    const start = options.transport === 'both' ? 'npm run start:http' : 'npm start';
+    parts.push(
+      ...(parts.length ? [''] : []),
+      `Over HTTP, start the server yourself (\`${start}\`, or \`PORT=8080 ${start}\`) and give clients its URL, \`${DEFAULT_HTTP_URL}\`. VS Code:`,
+      '',
+      '```json',
+      json({ servers: { [options.name]: { type: 'http', url: DEFAULT_HTTP_URL } } }),
+      '```',
+    );
+  }
+  return parts.join('\n');
+}
+
+/** README.md of a new project. */
+export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'>): string {
+  const url = options.transport === 'http' ? ` --url ${DEFAULT_HTTP_URL}` : '';
+  const transport = { stdio: 'stdio', http: 'Streamable HTTP', both: 'stdio (or Streamable HTTP with `--transport http`)' }[options.transport];
+  return `# ${options.name}
+
+An [MCP](https://modelcontextprotocol.io) server written with [TypeMCP](https://www.npmjs.com/package/@typemcp/core), served over ${transport}.
+
+## Commands
+
+| Command | What |
+| --- | --- |
+| \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes. |
+| \`npm test\` | The tests in \`test/\` (Jest). |
+| \`npm run typecheck\` | Type-checks sources and tests. |
+| \`npm run build\` | Compiles \`src/\` to \`dist/\`. |
+| \`npm start\` | Runs the built server, \`dist/main.js\`. |
+${options.transport === 'both' ? '| `npm run dev:http`, `npm run start:http` | The same over Streamable HTTP. |\n' : ''}
+## Layout
+
+${layout(options.template)}
+
+## Add a tool, a resource or a prompt
+
+\`\`\`bash
+npx typemcp add tool get_forecast                 # a new service file, its DTO and its test
+npx typemcp add prompt summarise --service ${options.template === 'example' ? 'GreetingService' : 'EchoService'}  # a method in an existing service
+\`\`\`
+
+Each command writes code that compiles and a test that passes; edit both to do the real work.
+
+## Connect a client
+
+${connect(options)}
+
+## Try it from a terminal
+
+\`\`\`bash
+npm run build
+npx typemcp list${url}
+npx typemcp call ${sampleCall(options.template)}${url}
+\`\`\`
+`;
+}

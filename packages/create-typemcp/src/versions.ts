@@ -1,0 +1,26 @@
+/**
+ * Exact versions written into generated projects: those this repository locks (a test checks
+ * them against package-lock.json), so a new project builds and tests with the same tools.
+ * The @typemcp/* packages are pinned to this generator's own version.
+ */
+
+/** Runtime dependencies of every generated project (besides @typemcp/*). */
+export const DEPENDENCY_VERSIONS = {
+  'class-transformer': '0.5.1',
+  'class-validator': '0.15.1',
+} as const;
+
+/** Development dependencies of every generated project (besides @typemcp/*). */
+export const DEV_DEPENDENCY_VERSIONS = {
+  '@swc/core': '1.16.22',
+  '@swc/jest': '0.2.39',
+  '@types/jest': '30.0.0',
+  '@types/node': '20.19.43',
+  jest: '30.5.2',
+  typescript: '6.0.3',
+} as const;
+
+/** The version of this generator, which is also the version of the @typemcp/* packages it uses. */
+export function generatorVersion(): string {
+  return (require('../package.json') as { version: string }).version;
+}

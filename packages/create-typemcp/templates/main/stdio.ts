@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+/**
+ * Entry point: `node dist/main.js` serves MCP over stdio. MCP clients start this command and
+ * talk to it through stdin and stdout (see README.md for their configuration).
+ */
+import { createAppServer } from './server.js';
+
+async function main(): Promise<void> {
+  const connection = await createAppServer().listen({ transport: 'stdio' });
+  // stdout belongs to the protocol: anything meant for a person goes to stderr.
+  if (process.stdin.isTTY) process.stderr.write('{{name}}: serving MCP over stdio; connect an MCP client (Ctrl+D to stop)\n');
+  // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered. Exit
+  // explicitly: after a signal, the still-open stdin would keep the process alive.
+  await connection.closed;
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+/** create-typemcp's command line: flags, defaults, unattended runs and refusals. */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parseFlags, resolveOptions, run, withDefaults, type RunIo } from '../src/index';
+import { packageNameFrom } from '../src/names';
+
+describe('parseFlags', () => {
+  const parse = (...argv: string[]) => parseFlags(argv, '9.9.9');
+
+  it('leaves unanswered questions open and reads every flag', () => {
+    expect(parse()).toEqual({ kind: 'run', flags: { yes: false } });
+    expect(parse('srv', '--transport', 'http', '--template', 'blank', '--no-install', '--git', '--from', '../typemcp', '--name', 'my-srv', '-y')).toEqual({
+      kind: 'run',
+      flags: { directory: 'srv', transport: 'http', template: 'blank', install: false, git: true, from: '../typemcp', name: 'my-srv', yes: true },
+    });
+    expect(parse('--install', '--no-git')).toEqual({ kind: 'run', flags: { install: true, git: false, yes: false } });
+  });
+
+  it('refuses an unknown transport or template and an unknown flag', () => {
+    expect(parse('--transport', 'websocket')).toEqual({
+      kind: 'exit',
+      code: 1,
+      output: "error: option '--transport <transport>' argument 'websocket' is invalid. Allowed choices are stdio, http, both.\n",
+    });
+    expect(parse('--template', 'huge')).toMatchObject({ kind: 'exit', code: 1 });
+    expect(parse('--frobnicate')).toMatchObject({ kind: 'exit', code: 1, output: "error: unknown option '--frobnicate'\n" });
+  });
+
+  it('prints help and version, exit code 0', () => {
+    const help = parse('--help');
+    expect(help).toMatchObject({ kind: 'exit', code: 0 });
+    for (const flag of ['--transport <transport>', '--template <template>', '--no-install', '--no-git', '--from <checkout>', '-y, --yes']) {
+      expect((help as { output: string }).output).toContain(flag);
+    }
+    expect(parse('--version')).toEqual({ kind: 'exit', code: 0, output: '9.9.9\n' });
+  });
+});
+
+describe('defaults', () => {
+  it('fills every answer without asking', async () => {
+    const expected = { directory: 'my-mcp-server', name: 'my-mcp-server', transport: 'stdio', template: 'example', install: true, git: true };
+    expect(withDefaults({ yes: false })).toEqual(expected);
+    // Not interactive (no terminal): never asks, even without --yes.
+    await expect(resolveOptions({ yes: false, transport: 'both' }, false)).resolves.toEqual({ ...expected, transport: 'both' });
+    // --yes on a terminal: never asks either.
+    await expect(resolveOptions({ yes: true, directory: 'x' }, true)).resolves.toMatchObject({ directory: 'x', name: 'x' });
+  });
+
+  it('makes a valid package name from the directory, and refuses an invalid --name', () => {
+    expect(packageNameFrom('/tmp/My Weather Server!')).toBe('my-weather-server');
+    expect(packageNameFrom('.')).toBe(path.basename(process.cwd()).toLowerCase().replace(/[^a-z0-9-._~]+/g, '-'));
+    expect(() => withDefaults({ yes: true, name: 'Bad Name' })).toThrow('"Bad Name" is not a valid npm package name');
+  });
+});
+
+describe('run, unattended', () => {
+  let cwd: string;
+  let out: string;
+  let err: string;
+  let io: RunIo;
+  beforeEach(() => {
+    cwd = mkdtempSync(path.join(tmpdir(), 'create-typemcp-'));
+    out = '';
+    err = '';
+    const stream = new PassThrough().on('data', (chunk: Buffer) => (out += chunk));
+    io = { out: { stream, isTTY: false }, err: (text) => (err += text), interactive: false, cwd };
+  });
+  afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+  it('writes the blank HTTP project and prints the next steps and client configuration', async () => {
+    expect(await run(['srv', '--template', 'blank', '--transport', 'http', '--no-install', '--no-git'], io)).toBe(0);
+    expect(err).toBe('');
+    const dir = path.join(cwd, 'srv');
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toEqual({ '@typemcp/core': '0.1.0', '@typemcp/http': '0.1.0', 'class-transformer': '0.5.1', 'class-validator': '0.15.1' });
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain("listen({ transport: 'http', port, host: values.host })");
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("createServer({ name: 'srv', version: '0.1.0', services })");
+    expect(existsSync(path.join(dir, 'src/services/echo.service.ts'))).toBe(true);
+    expect(existsSync(path.join(dir, '.gitignore'))).toBe(true);
+    expect(existsSync(path.join(dir, '.git'))).toBe(false);
+    expect(out).toContain(`Created srv in ${dir}\n\nNext:\n  cd srv\n  npm install\n  npm run dev`);
+    expect(out).toContain('"type": "http",\n      "url": "http://127.0.0.1:3000/mcp"');
+    expect(out).toContain(`npx typemcp call echo --args '{"text":"hello"}' --url http://127.0.0.1:3000/mcp`);
+    expect(out).not.toContain('claude_desktop_config.json');
+  });
+
+  it('gives stdio projects a Claude Desktop entry with the absolute path of dist/main.js', async () => {
+    expect(await run(['srv', '--no-install', '--no-git'], io)).toBe(0);
+    expect(out).toContain(`Claude Desktop (claude_desktop_config.json), after \`npm run build\`:\n{\n  "mcpServers": {\n    "srv": {\n      "command": "node",\n      "args": [\n        "${path.join(cwd, 'srv', 'dist', 'main.js')}"`);
+  });
+
+  it('refuses a directory that is not empty, and a --from that is not a built checkout, writing nothing', async () => {
+    mkdirSync(path.join(cwd, 'taken'));
+    writeFileSync(path.join(cwd, 'taken', 'notes.txt'), 'mine');
+    expect(await run(['taken', '--yes'], io)).toBe(1);
+    expect(err).toBe(`create-typemcp: ${path.join(cwd, 'taken')} is not empty (notes.txt); choose a new directory\n`);
+    err = '';
+    expect(await run(['fresh', '--yes', '--no-install', '--no-git', '--from', cwd], io)).toBe(1);
+    expect(err).toBe(`create-typemcp: --from ${cwd}: not a TypeMCP checkout (no packages/protocol/package.json)\n`);
+  });
+});

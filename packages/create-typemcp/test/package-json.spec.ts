@@ -1,0 +1,38 @@
+/** The generated package.json: pinned versions (those this repository locks), scripts and `--from` sources. */
+import * as path from 'node:path';
+import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
+
+const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
+
+it('pins exactly the versions package-lock.json holds for this repository', () => {
+  const lock = require(path.resolve(__dirname, '../../../package-lock.json')) as { packages: Record<string, { version: string }> };
+  for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS })) {
+    expect(`${name}@${lock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
+  }
+  expect(generatorVersion()).toBe(require('../../core/package.json').version);
+});
+
+it('depends on @typemcp/http only when HTTP is served, and adds dev:http for both', () => {
+  const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, registry);
+  expect(Object.keys(stdio.dependencies)).toEqual(['@typemcp/core', 'class-transformer', 'class-validator']);
+  expect(stdio.devDependencies).toMatchObject({ '@typemcp/cli': '0.1.0', '@typemcp/testing': '0.1.0', typescript: '6.0.3', jest: '30.5.2' });
+  expect(stdio.scripts).toEqual({ dev: 'typemcp dev', build: 'tsc -p tsconfig.build.json', start: 'node dist/main.js', test: 'jest', typecheck: 'tsc' });
+  expect(stdio.overrides).toBeUndefined();
+  const both = buildPackageJson({ name: 'a', transport: 'both' }, registry);
+  expect(both.dependencies['@typemcp/http']).toBe('0.1.0');
+  expect(both.scripts).toMatchObject({ 'dev:http': 'typemcp dev src/main.ts --transport http', 'start:http': 'node dist/main.js --transport http' });
+});
+
+it('points every @typemcp/* package, direct or not, at the vendored tarballs with --from', () => {
+  const file = (n: string) => `file:vendor/typemcp-${n}-0.1.0.tgz`;
+  const sources = { protocol: file('protocol'), core: file('core'), http: file('http'), testing: file('testing'), cli: file('cli') };
+  const pkg = buildPackageJson({ name: 'a', transport: 'http' }, sources);
+  expect(pkg.dependencies['@typemcp/core']).toBe(file('core'));
+  expect(pkg.overrides).toEqual({
+    '@typemcp/protocol': file('protocol'),
+    '@typemcp/core': file('core'),
+    '@typemcp/http': file('http'),
+    '@typemcp/testing': file('testing'),
+    '@typemcp/cli': file('cli'),
+  });
+});
