@@ -63,7 +63,6 @@ export class RecordingTransport extends WireRecorder implements Transport {
   stderr = '';
 
   private readonly inner: StdioClientTransport;
-  private pendingLine = '';
 
   constructor(
     readonly revision: Revision,
@@ -101,25 +100,9 @@ export class RecordingTransport extends WireRecorder implements Transport {
         resolve(this.exitInfo);
       }),
     );
-    child.stdout.on('data', (chunk: Buffer) => this.tap(chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => this.tapStdout(chunk.toString('utf8')));
   }
 
-  private tap(text: string): void {
-    this.pendingLine += text;
-    let nl: number;
-    while ((nl = this.pendingLine.indexOf('\n')) !== -1) {
-      const line = this.pendingLine.slice(0, nl).replace(/\r$/, '');
-      this.pendingLine = this.pendingLine.slice(nl + 1);
-      if (!line) continue;
-      let message: JsonObject;
-      try {
-        message = JSON.parse(line) as JsonObject;
-      } catch {
-        message = { __unparseableLine: line };
-      }
-      this.record('server->client', message);
-    }
-  }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     let out: JSONRPCMessage = message;

@@ -13,6 +13,29 @@ export class WireRecorder {
   private readonly started = Date.now();
   private listeners: Listener[] = [];
 
+  private pendingLine = '';
+
+  /**
+   * Records the server's stdout as it arrives: newline-delimited JSON messages (a line that does
+   * not parse is kept as `{ __unparseableLine }`, so schema checks fail on it).
+   */
+  protected tapStdout(text: string): void {
+    this.pendingLine += text;
+    let nl: number;
+    while ((nl = this.pendingLine.indexOf('\n')) !== -1) {
+      const line = this.pendingLine.slice(0, nl).replace(/\r$/, '');
+      this.pendingLine = this.pendingLine.slice(nl + 1);
+      if (!line) continue;
+      let message: JsonObject;
+      try {
+        message = JSON.parse(line) as JsonObject;
+      } catch {
+        message = { __unparseableLine: line };
+      }
+      this.record('server->client', message);
+    }
+  }
+
   protected record(direction: WireEntry['direction'], message: JsonObject): void {
     const entry: WireEntry = { seq: this.wire.length, at: Date.now() - this.started, direction, message: structuredClone(message) };
     this.wire.push(entry);

@@ -24,6 +24,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { coreDefinitions, describeFailures, REVISIONS, validateServerTraffic, type JsonObject, type Revision } from '../../../test/support/spec-schemas';
 import { assertServerBuilt, connectStdio, type ServerEntry, type StdioSession } from '../../../test/support/stdio-session';
+// Sent untouched: what the server lists must be exactly the schema the tool declares.
+import { JSON_SCHEMA_2020_12 } from '../src/fixtures';
 
 /** The server entry point built by `npm run build` (tsc -b). */
 const EVERYTHING: ServerEntry = { main: path.resolve(__dirname, '../dist/main.js'), args: ['--transport', 'stdio'] };
@@ -78,26 +80,6 @@ const EXPECTED_TOOLS = [
   'test_trigger_prompt_change',
 ];
 
-const JSON_SCHEMA_2020_12 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object' as const,
-  $defs: {
-    address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
-  },
-  properties: {
-    name: { type: 'string' },
-    address: { $ref: '#/$defs/address' },
-    contactMethod: { type: 'string', enum: ['phone', 'email'] },
-    phone: { type: 'string' },
-    email: { type: 'string' },
-  },
-  // SEP-2106 (2026-07-28): any 2020-12 keyword, passed through untouched.
-  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-  then: { required: ['phone'] },
-  else: { required: ['email'] },
-  additionalProperties: false,
-};
 
 const ELICIT_DEFAULTS_REPLY = { name: 'Jane Roe', age: 41, score: 88.5, status: 'pending', verified: false };
 const ELICIT_ENUMS_REPLY = {

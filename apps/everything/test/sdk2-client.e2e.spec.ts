@@ -102,7 +102,6 @@ class Sdk2StdioRecorder extends WireRecorder implements Transport {
   stderrText = '';
   exited!: Promise<ExitInfo>;
   private readonly inner: StdioClientTransport;
-  private pendingLine = '';
 
   constructor(server: ServerEntry) {
     super();
@@ -133,25 +132,9 @@ class Sdk2StdioRecorder extends WireRecorder implements Transport {
     const child = (this.inner as unknown as { _process?: ChildProcess })._process;
     if (!child?.stdout) throw new Error('SDK 2.x StdioClientTransport no longer exposes _process.stdout: update this test');
     this.exited = new Promise<ExitInfo>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.stdout.on('data', (chunk: Buffer) => this.tap(chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => this.tapStdout(chunk.toString('utf8')));
   }
 
-  private tap(text: string): void {
-    this.pendingLine += text;
-    let nl: number;
-    while ((nl = this.pendingLine.indexOf('\n')) !== -1) {
-      const line = this.pendingLine.slice(0, nl).replace(/\r$/, '');
-      this.pendingLine = this.pendingLine.slice(nl + 1);
-      if (!line) continue;
-      let message: JsonObject;
-      try {
-        message = JSON.parse(line) as JsonObject;
-      } catch {
-        message = { __unparseableLine: line };
-      }
-      this.record('server->client', message);
-    }
-  }
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     this.record('client->server', message as unknown as JsonObject);
