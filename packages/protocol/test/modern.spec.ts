@@ -329,6 +329,14 @@ describe('subscriptions/listen', () => {
     expect(peer.notifications('notifications/tools/list_changed')).toHaveLength(0);
   });
 
+  it('ends with its result, not an error, when its own connection closes (stdin end on stdio)', async () => {
+    const { peer } = setup();
+    const listen = modern(peer, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+    await peer.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+    await peer.session.close(0);
+    expect((await listen).result).toMatchObject({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 1000 } });
+  });
+
   it('refuses a malformed filter with -32602', async () => {
     const { peer } = setup();
     expect((await modern(peer, 'subscriptions/listen', { notifications: { toolsListChanged: 'yes' } })).error?.code).toBe(ErrorCode.InvalidParams);

@@ -81,11 +81,8 @@ export class ModernPostHandler {
     exchange.engine.receiveValue(body);
   }
 
-  /** Ends open subscriptions with their result, then the rest of the requests within `graceMs`. */
+  /** Ends every request being served (subscriptions with their result), in-flight ones within `graceMs`. */
   async close(graceMs: number): Promise<void> {
-    const sessions = new Set([...this.exchanges].map((x) => x.engine));
-    for (const listener of [...this.host.engine.listeners]) if (sessions.has(listener.session)) listener.end();
-    await new Promise<void>((resolve) => setImmediate(resolve));
     await Promise.all([...this.exchanges].map((x) => x.close(graceMs)));
   }
 }

@@ -269,14 +269,10 @@ export class ProtocolServer {
   }
 
   /**
-   * Closes every session, giving in-flight requests `graceMs` to finish. Open subscriptions are
-   * ended gracefully first (their `subscriptions/listen` requests get a result).
+   * Closes every session, giving in-flight requests `graceMs` to finish (open subscriptions end
+   * with their result).
    */
   async close(graceMs = 0): Promise<void> {
-    if (this.listeners.size) {
-      for (const listener of [...this.listeners]) listener.end();
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
     await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
   }
 }

@@ -472,12 +472,19 @@ export class Session {
   }
 
   /**
-   * Ends the session: waits up to `graceMs` for in-flight requests to be answered, then aborts
-   * the rest and answers each with an error, so every request still gets exactly one response.
+   * Ends the session: ends its subscriptions (`subscriptions/listen` gets its result), waits up
+   * to `graceMs` for in-flight requests to be answered, then aborts the rest and answers each
+   * with an error, so every request still gets exactly one response.
    */
   async close(graceMs = 0, reason = 'Server is shutting down'): Promise<void> {
     if (this.closed) return;
     this.abandonOutgoing(reason);
+    // Subscriptions never finish by themselves: end them with their result first.
+    let ended = false;
+    for (const listener of [...this.server.listeners]) {
+      if (listener.session === this) (listener.end(), (ended = true));
+    }
+    if (ended) await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.inFlight.size && graceMs > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.drained(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
