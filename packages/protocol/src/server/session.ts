@@ -258,6 +258,10 @@ export class Session {
     let round: InputRound | undefined;
     if (this.inFlight.has(id)) {
       refusal = { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in flight; ids must be unique` };
+    } else if (!modern && (!handler || MODERN_ONLY_METHODS.has(method))) {
+      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
+    } else if (!modern && !this.features && method !== 'initialize' && method !== 'ping') {
+      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
     } else if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
       refusal = { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
     } else if (exceedsDepth(params, this.server.maxDepth)) {
@@ -271,10 +275,6 @@ export class Session {
       } catch (error) {
         refusal = (error as McpError).toJSON();
       }
-    } else if (!handler || MODERN_ONLY_METHODS.has(method)) {
-      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
-    } else if (!this.features && method !== 'initialize' && method !== 'ping') {
-      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
     }
     if (refusal) return this.reply(batch, errorMessage(id, refusal), id, refusal.code);
 
