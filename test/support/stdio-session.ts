@@ -16,10 +16,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Stream } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, Revision } from './spec-schemas';
 import { WireRecorder } from './wire-recorder';
 
@@ -43,11 +44,27 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-/** A Transport wrapping StdioClientTransport that pins the revision and records the wire. */
-export class RecordingTransport extends WireRecorder implements Transport {
+/** What either SDK's StdioClientTransport offers a wrapper (its ChildProcess stays private). */
+export interface StdioInner<M> {
+  start(): Promise<void>;
+  send(message: M): Promise<void>;
+  close(): Promise<void>;
+  readonly stderr: Stream | null;
+  onmessage?: (message: M) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+}
+
+/**
+ * A recording wrapper around a stdio client transport of either SDK: outbound messages as sent,
+ * inbound from the raw stdout lines of the child, parsed deliveries counted, stderr and the exit
+ * kept. Subclasses implement the SDK's Transport with `send`.
+ */
+export class StdioRecorder<M extends object> extends WireRecorder {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  // `extra` is unknown here: each SDK types it its own way and the wrapper never passes one.
+  onmessage?: (message: M, extra?: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
   sessionId?: string;
 
   /** Errors reported by the inner transport (e.g. a line the SDK could not parse). */
@@ -60,21 +77,11 @@ export class RecordingTransport extends WireRecorder implements Transport {
   exited!: Promise<ExitInfo>;
   exitInfo?: ExitInfo;
   /** Everything the child wrote to stderr. */
-  stderr = '';
+  stderrText = '';
 
-  private readonly inner: StdioClientTransport;
-
-  constructor(
-    readonly revision: Revision,
-    readonly server: ServerEntry,
-  ) {
+  constructor(protected readonly inner: StdioInner<M>) {
     super();
-    this.inner = new StdioClientTransport({
-      command: process.execPath,
-      args: [server.main, ...(server.args ?? [])],
-      stderr: 'pipe',
-    });
-    this.inner.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
+    this.inner.stderr?.on('data', (chunk: Buffer) => (this.stderrText += chunk.toString('utf8')));
     this.inner.onmessage = (message) => {
       this.deliveredToClient++;
       this.onmessage?.(message);
@@ -88,8 +95,8 @@ export class RecordingTransport extends WireRecorder implements Transport {
 
   async start(): Promise<void> {
     await this.inner.start();
-    // StdioClientTransport keeps its ChildProcess private; the raw stdout and the exit code are
-    // only reachable through it.
+    // Both SDKs keep the ChildProcess private; the raw stdout and the exit code are only
+    // reachable through it.
     const child = (this.inner as unknown as { _process?: ChildProcess })._process;
     if (!child?.stdout) {
       throw new Error('StdioClientTransport no longer exposes _process.stdout: update test/support/stdio-session.ts');
@@ -103,14 +110,10 @@ export class RecordingTransport extends WireRecorder implements Transport {
     child.stdout.on('data', (chunk: Buffer) => this.tapStdout(chunk.toString('utf8')));
   }
 
-
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    let out: JSONRPCMessage = message;
-    if ('method' in message && message.method === 'initialize' && 'id' in message) {
-      out = { ...message, params: { ...message.params, protocolVersion: this.revision } } as JSONRPCMessage;
-    }
-    this.record('client->server', out as unknown as JsonObject);
-    return this.inner.send(out);
+  /** Records `message` and hands it to the inner transport. */
+  protected forward(message: M): Promise<void> {
+    this.record('client->server', message as unknown as JsonObject);
+    return this.inner.send(message);
   }
 
   close(): Promise<void> {
@@ -119,6 +122,24 @@ export class RecordingTransport extends WireRecorder implements Transport {
 
   setProtocolVersion(version: string): void {
     this.negotiatedProtocolVersion = version;
+  }
+}
+
+/** The SDK 1.x StdioClientTransport, recorded, with `initialize` pinned to one revision. */
+export class RecordingTransport extends StdioRecorder<JSONRPCMessage> implements Transport {
+  constructor(
+    readonly revision: Revision,
+    readonly server: ServerEntry,
+  ) {
+    super(new StdioClientTransport({ command: process.execPath, args: [server.main, ...(server.args ?? [])], stderr: 'pipe' }));
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    let out: JSONRPCMessage = message;
+    if ('method' in message && message.method === 'initialize' && 'id' in message) {
+      out = { ...message, params: { ...message.params, protocolVersion: this.revision } } as JSONRPCMessage;
+    }
+    return this.forward(out);
   }
 }
 

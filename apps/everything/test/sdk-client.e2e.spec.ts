@@ -645,7 +645,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
     expect(exit).toEqual({ code: 0, signal: null });
     // StdioClientTransport sends SIGTERM after 2 s; the server must not need it.
     expect(Date.now() - started).toBeLessThan(1900);
-    expect(s.transport.stderr).toBe('');
+    expect(s.transport.stderrText).toBe('');
     expect(s.clientErrors.filter((e) => !isLateProgressRace(e, s)).map(String)).toEqual([]);
     expect(s.transport.transportErrors.map(String)).toEqual([]);
     // The SDK parsed every line the server wrote.

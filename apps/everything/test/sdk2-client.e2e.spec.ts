@@ -20,13 +20,11 @@
  * Needs the everything app built first (`npx tsc -b apps/everything`; npm test does it).
  */
 import * as path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import {
   Client,
   StreamableHTTPClientTransport,
   type ClientOptions,
   type JSONRPCMessage,
-  type MessageExtraInfo,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
@@ -42,7 +40,7 @@ import {
   type SchemaRevision,
   type WireEntry,
 } from '../../../test/support/spec-schemas';
-import { assertServerBuilt, type ExitInfo, type ServerEntry } from '../../../test/support/stdio-session';
+import { assertServerBuilt, StdioRecorder, type ExitInfo, type ServerEntry } from '../../../test/support/stdio-session';
 import { WireRecorder } from '../../../test/support/wire-recorder';
 import { createEverythingServer } from '../src/everything.server';
 
@@ -89,64 +87,21 @@ const paramsOf = (e: WireEntry) => (e.message.params ?? {}) as JsonObject;
  * in place (the SDK's own class is probed on a disposable sibling process, whose traffic could
  * not be recorded), so `server/discover` is on this wire too.
  */
-class Sdk2StdioRecorder extends WireRecorder implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  sessionId?: string;
-  negotiatedProtocolVersion?: string;
-  readonly transportErrors: Error[] = [];
-  /** Messages the inner transport delivered to the client. */
-  deliveredToClient = 0;
-  /** Everything the child wrote to stderr. */
-  stderrText = '';
-  exited!: Promise<ExitInfo>;
-  private readonly inner: StdioClientTransport;
-
+class Sdk2StdioRecorder extends StdioRecorder<JSONRPCMessage> implements Transport {
   constructor(server: ServerEntry) {
-    super();
-    this.inner = new StdioClientTransport({ command: process.execPath, args: [server.main, ...(server.args ?? [])], stderr: 'pipe' });
-    this.inner.stderr?.on('data', (chunk: Buffer) => (this.stderrText += chunk.toString('utf8')));
-    this.inner.onmessage = (message) => {
-      this.deliveredToClient++;
-      this.onmessage?.(message);
-    };
-    this.inner.onerror = (error) => {
-      this.transportErrors.push(error);
-      this.onerror?.(error);
-    };
-    this.inner.onclose = () => this.onclose?.();
+    super(new StdioClientTransport({ command: process.execPath, args: [server.main, ...(server.args ?? [])], stderr: 'pipe' }));
   }
 
   get stderr() {
-    return this.inner.stderr;
+    return (this.inner as StdioClientTransport).stderr;
   }
 
   get pid() {
-    return this.inner.pid;
+    return (this.inner as StdioClientTransport).pid;
   }
-
-  async start(): Promise<void> {
-    await this.inner.start();
-    // The raw stdout and the exit code are only reachable through the private ChildProcess.
-    const child = (this.inner as unknown as { _process?: ChildProcess })._process;
-    if (!child?.stdout) throw new Error('SDK 2.x StdioClientTransport no longer exposes _process.stdout: update this test');
-    this.exited = new Promise<ExitInfo>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.stdout.on('data', (chunk: Buffer) => this.tapStdout(chunk.toString('utf8')));
-  }
-
 
   send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
-    this.record('client->server', message as unknown as JsonObject);
-    return this.inner.send(message);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.negotiatedProtocolVersion = version;
+    return this.forward(message);
   }
 }
 
