@@ -16,7 +16,9 @@ const swc = [
 const config: Config = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc as never },
-  testMatch: ['<rootDir>/packages/*/test/**/*.spec.ts', '<rootDir>/apps/*/test/**/*.spec.ts', '<rootDir>/apps/examples/*/test/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/test/**/*.spec.ts',
+    '<rootDir>/packages/*/test/**/*.spec.ts', '<rootDir>/apps/*/test/**/*.spec.ts', '<rootDir>/apps/examples/*/test/**/*.spec.ts'],
   moduleNameMapper: {
     '^@typemcp/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -1,6 +1,6 @@
 /**
- * Validation of server messages against the official MCP JSON schemas in ../shared/spec (beside
- * the repository). Shared by every app's end-to-end tests (apps/everything, apps/examples/*).
+ * Validation of server messages against the official MCP JSON schemas vendored in spec/ (see
+ * spec/README.md). Shared by every app's end-to-end tests (apps/everything, apps/examples/*).
  *
  * Why "closed" variants: the official schemas are OPEN. Almost no object definition says
  * `additionalProperties: false`, so a field that a revision does not have passes unnoticed:
@@ -39,8 +39,8 @@ export type SchemaRevision = Revision | typeof MODERN_REVISION;
 
 export type JsonObject = Record<string, unknown>;
 
-/** Where the official schemas live: shared/spec beside the repository (see its README.md). */
-export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? path.resolve(__dirname, '../../../shared/spec');
+/** Where the official schemas live: spec/ at the repository root (see spec/README.md for their origin). */
+export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? path.resolve(__dirname, '../../spec');
 
 /** Definitions closed in the strict variant (those absent from a revision are skipped). */
 export const CLOSED_DEFINITIONS: readonly string[] = [
