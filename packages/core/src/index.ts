@@ -7,6 +7,7 @@ import 'reflect-metadata';
 
 export { Complete } from './decorators/complete.decorator.js';
 export { Description } from './decorators/description.decorator.js';
+export { Nullable } from './decorators/nullable.decorator.js';
 export { Injectable } from './decorators/injectable.decorator.js';
 export { McpService } from './decorators/mcp-service.decorator.js';
 export { Prompt } from './decorators/prompt.decorator.js';
@@ -32,7 +33,7 @@ export {
 export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';
-export { DtoSchemaFactory, type DtoSchemaOptions } from './schema/index.js';
+export { DtoSchemaFactory, type DtoSchemaOptions, type UnknownFields } from './schema/index.js';
 export {
   createServer,
   TypeMcpServer,

@@ -1,3 +1,4 @@
+import Ajv2020 from 'ajv/dist/2020';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import {
   Complete,
@@ -145,8 +146,7 @@ describe('createServer with decorated services', () => {
     expect(result.isError).toBe(true);
     const message = (result.content as { text: string }[])[0].text;
     expect(message).toMatch(/^Invalid arguments: /);
-    expect(message).toContain('query must be longer than or equal to 2 characters');
-    expect(message).toContain('limit must not be greater than 50');
+    expect(message).toBe('Invalid arguments: `query` must be at least 2 characters long; `limit` must be at most 50');
     expect((await call(peer, 'search', {})).result!.isError).toBe(true);
   });
 
@@ -189,7 +189,7 @@ describe('createServer with decorated services', () => {
     });
     expect((await peer.request('resources/read', { uri: 'notes://index' })).result).toEqual({ contents: [{ uri: 'notes://index', text: '1,2' }] });
     const invalid = await peer.request('resources/read', { uri: 'notes://zero' });
-    expect(invalid.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('id must be an integer number') });
+    expect(invalid.error).toMatchObject({ code: ErrorCode.InvalidParams, message: 'Invalid resource URI notes://zero: `id` must be an integer (got string "zero")' });
     // A ToolError thrown by a resource reaches the client as -32602 with its message.
     expect((await peer.request('resources/read', { uri: 'notes://99' })).error).toEqual({ code: ErrorCode.InvalidParams, message: 'no such note' });
   });
@@ -225,8 +225,12 @@ describe('createServer with decorated services', () => {
     void Liar;
     const errors: unknown[] = [];
     const peer = await connect(createServer({ name: 'l', version: '1', onError: (e) => errors.push(e) }));
-    expect((await call(peer, 'lie')).result).toEqual({ content: [{ type: 'text', text: 'Tool "lie" failed: internal error' }], isError: true });
-    expect(String(errors[0])).toContain('Liar.lie returned output that does not match Out: count must be an integer number');
+    // A tool error naming the field (the client would reject the result), reported as the server's fault.
+    expect((await call(peer, 'lie')).result).toEqual({
+      content: [{ type: 'text', text: 'The tool\'s result does not match its output schema: `count` must be an integer (got string "many")' }],
+      isError: true,
+    });
+    expect(String(errors[0])).toContain('Liar.lie returned output that does not match its outputSchema (Out): `count` must be an integer');
   });
 
   it('derives prompt arguments from the DTO, refuses missing ones with -32602, and completes', async () => {
@@ -250,7 +254,7 @@ describe('createServer with decorated services', () => {
     });
     expect((await peer.request('prompts/get', { name: 'summarise', arguments: {} })).error?.code).toBe(ErrorCode.InvalidParams);
     const bad = await peer.request('prompts/get', { name: 'summarise', arguments: { noteId: '1', length: 'huge' } });
-    expect(bad.error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('length must be one of') });
+    expect(bad.error).toMatchObject({ code: ErrorCode.InvalidParams, message: 'Invalid arguments for prompt "summarise": `length` must be one of "short", "long" (got string "huge")' });
     const completion = await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'summarise' }, argument: { name: 'noteId', value: '' } });
     expect(completion.result).toEqual({ completion: { values: ['1', '2'] } });
   });
@@ -262,18 +266,28 @@ describe('createServer with decorated services', () => {
     expect((await call(peer, 'search', { query: 'anything' })).result).toEqual({ content: [{ type: 'text', text: '7: fake note' }] });
   });
 
-  it('builds every schema at start-up: listing and calling do no schema work', async () => {
+  it('builds every schema at start-up and compiles each validator on first use: listing and later calls do no schema work', async () => {
     notesDomain();
     const forClass = jest.spyOn(DtoSchemaFactory.prototype, 'forClass');
+    const compile = jest.spyOn(Ajv2020.prototype, 'compile');
     const peer = await connect(createServer({ name: 'notes', version: '1.0.0' }));
     const atStartup = forClass.mock.calls.length;
     expect(atStartup).toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) await peer.request('tools/list');
     await peer.request('prompts/list');
+    expect(forClass.mock.calls.length).toBe(atStartup);
+    expect(compile).not.toHaveBeenCalled();
     await call(peer, 'search', { query: 'milk' });
     await call(peer, 'count', { query: 'milk' });
-    expect(forClass.mock.calls.length).toBe(atStartup);
+    const afterFirstCalls = [forClass.mock.calls.length, compile.mock.calls.length];
+    expect(afterFirstCalls[1]).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) {
+      await call(peer, 'search', { query: 'milk' });
+      await call(peer, 'count', { query: 'milk' });
+    }
+    expect([forClass.mock.calls.length, compile.mock.calls.length]).toEqual(afterFirstCalls);
     forClass.mockRestore();
+    compile.mockRestore();
   });
 
   it('adds and removes services at run time and announces it', async () => {
@@ -357,7 +371,7 @@ describe('Context', () => {
     peer.send({ jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { colour: 3 } } });
     const result = (await peer.waitFor((m) => m.id === 'ask')).result!;
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result)).toContain('colour must be a string');
+    expect(JSON.stringify(result)).toContain('`colour` must be a string (got number 3)');
   });
 
   it('says which client features can be used at the negotiated revision', async () => {

@@ -29,7 +29,7 @@ describe('tools', () => {
     expect(await client.callTool('fail')).toEqual({ content: [{ type: 'text', text: 'This tool always fails' }], isError: true });
     const invalid = await client.callTool('add', { a: 'one', b: 2 });
     expect(invalid.isError).toBe(true);
-    expect(textOf(invalid)).toContain('a must be an integer number');
+    expect(textOf(invalid)).toContain('`a` must be an integer (got string "one")');
   });
 
   it('rejects protocol errors with a JsonRpcError carrying code, message and method', async () => {

@@ -113,7 +113,7 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
       ]);
     }
     const invalid = await call('search_notes', { query: '' });
-    expect(invalid).toEqual({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: query must be longer than or equal to 1 characters' }] });
+    expect(invalid).toEqual({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: `query` must be at least 1 character long' }] });
   });
 
   it('creates a note (structured output from 2025-06-18) and tells the index subscriber', async () => {

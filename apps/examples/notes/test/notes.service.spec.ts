@@ -56,8 +56,12 @@ describe('notes tools', () => {
       'notes://3',
     ]);
     expect(textOf(await client.callTool('search_notes', { query: 'the', limit: 1 }))).toMatch(/^2 note\(s\) match "the" \(showing the first 1\):/);
-    // Optional fields are nullable in the schema: null means "not given".
-    expect((await client.callTool('search_notes', { query: 'the', tag: null, limit: null })).content).toHaveLength(3);
+    // Optional means "may be absent": null is refused, as the published schema says.
+    const nulls = await client.callTool('search_notes', { query: 'the', tag: null, limit: null });
+    expect(nulls).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Invalid arguments: `tag` must be a string (got null); `limit` must be an integer (got null)' }],
+    });
     expect(await client.callTool('search_notes', { query: 'nothing like this' })).toEqual({ content: [{ type: 'text', text: 'No note matches "nothing like this".' }] });
   });
 
@@ -65,8 +69,7 @@ describe('notes tools', () => {
     const client = await connect();
     const result = await client.callTool('search_notes', { query: '', limit: 51 });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('query must be longer than or equal to 1 characters');
-    expect(textOf(result)).toContain('limit must not be greater than 50');
+    expect(textOf(result)).toBe('Invalid arguments: `query` must be at least 1 character long; `limit` must be at most 50');
   });
 
   it('create_note returns structured output, logs, and tells subscribers the index changed', async () => {
@@ -82,7 +85,7 @@ describe('notes tools', () => {
 
     const invalid = await client.callTool('create_note', { title: 'x', body: 'y', tags: ['ok', 3] });
     expect(invalid.isError).toBe(true);
-    expect(textOf(invalid)).toContain('each value in tags must be a string');
+    expect(textOf(invalid)).toBe('Invalid arguments: `tags[1]` must be a string (got number 3)');
   });
 
   it('delete_note deletes at once when the client cannot be asked, and explains an unknown id', async () => {
@@ -168,7 +171,7 @@ describe('notes resources, prompt and completion', () => {
     const note = (await client.readResource('notes://2')).contents[0];
     expect(note).toMatchObject({ uri: 'notes://2', mimeType: 'text/markdown', text: expect.stringMatching(/^# Groceries\n\nMilk, eggs/) });
     await expect(client.readResource('notes://99')).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound, message: 'Note 99 not found', data: { uri: 'notes://99' } });
-    await expect(client.readResource('notes://two')).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('id must be an integer') });
+    await expect(client.readResource('notes://two')).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('`id` must be an integer (got string "two")') });
   });
 
   it('review_note embeds the note and converts the string noteId; an unknown note is -32602', async () => {

@@ -3,7 +3,6 @@
  * input, calls the method on the instance the container gave, and normalises the result.
  * Returns a function that unbinds everything it registered.
  */
-import { instanceToPlain } from 'class-transformer';
 import {
   ErrorCode,
   McpError,
@@ -12,14 +11,14 @@ import {
   type Completers,
   type Completion,
   type FeatureRegistry,
+  type JsonObject,
   type RequestContext,
   type ResourceTemplateDefinition,
   type ResourceDefinition,
 } from '@typemcp/protocol';
-import { toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
+import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
-import { toDto, type DtoResult } from '../pipeline/argument-pipeline.js';
-import type { DtoSchemaFactory } from '../schema/index.js';
+import type { DtoResult, DtoValidator } from '../pipeline/dto-validator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 
@@ -38,7 +37,7 @@ function completersFor(table: CompletionTable, key: string): Completers {
 }
 
 /** Calls `plan.method` with the input and Context placed where the method declared them. */
-function caller(instance: object, plan: Invocation, schemas: DtoSchemaFactory) {
+function caller(instance: object, plan: Invocation, validator: DtoValidator) {
   const method = (instance as Record<string, Method>)[plan.method].bind(instance);
   const { input, contextIndexes, arity } = plan;
   return (dto: unknown, rc: RequestContext): unknown => {
@@ -46,7 +45,7 @@ function caller(instance: object, plan: Invocation, schemas: DtoSchemaFactory) {
     const args = new Array<unknown>(arity);
     if (input) args[input.index] = dto;
     if (contextIndexes.length) {
-      const ctx = new Context(rc, schemas);
+      const ctx = new Context(rc, validator);
       for (const i of contextIndexes) args[i] = ctx;
     }
     return method(...args);
@@ -63,22 +62,30 @@ async function visible(run: () => unknown): Promise<unknown> {
   }
 }
 
+/** Where a server fault is reported (the engine's `onError`): never sent to the client. */
+export type FaultReporter = (error: Error, where: string) => void;
+
 /**
- * Results of a tool with an output DTO are checked against it before they leave: clients
- * validate `structuredContent` against `outputSchema`, so a mismatch is a server bug, reported
- * (and masked) like any internal error.
+ * Results of a tool with an output DTO are checked against its published `outputSchema` before
+ * they leave (fields the DTO does not declare are dropped when the schema is closed): clients
+ * validate `structuredContent` against it, so a mismatch would make them reject the result. It
+ * is the server's fault, reported as such, and the caller gets a tool error naming the fields.
  */
-function checkedOutput(output: ClassType, origin: string) {
-  const verdict = (value: unknown, result: DtoResult<unknown>) => {
-    if (!result.ok) throw new Error(`${origin} returned output that does not match ${output.name}: ${result.problems.join('; ')}`);
-    return toCallToolResult(value, true);
+function checkedOutput(output: ClassType, origin: string, validator: DtoValidator, report: FaultReporter) {
+  const verdict = (result: DtoResult<JsonObject>): CallToolResult => {
+    if (result.ok) return { content: [{ type: 'text', text: JSON.stringify(result.value) }], structuredContent: result.value };
+    const problems = result.problems.join('; ');
+    report(new Error(`${origin} returned output that does not match its outputSchema (${output.name}): ${problems}`), origin);
+    return { content: [{ type: 'text', text: `The tool's result does not match its output schema: ${problems}` }], isError: true };
   };
   return (value: unknown): CallToolResult | Promise<CallToolResult> => {
     const plain = value as CallToolResult | null | undefined;
-    // A full CallToolResult or nothing is passed through as written.
-    if (plain === null || plain === undefined || typeof plain !== 'object' || Array.isArray(plain.content)) return toCallToolResult(value, true);
-    const result = toDto(output, instanceToPlain(value));
-    return result instanceof Promise ? result.then((r) => verdict(value, r)) : verdict(value, result);
+    // A full CallToolResult, a content block or nothing is passed through as written.
+    if (plain === null || plain === undefined || typeof plain !== 'object' || Array.isArray(plain) || Array.isArray(plain.content) || isBlock(plain)) {
+      return toCallToolResult(value, true);
+    }
+    const result = validator.output(output, value);
+    return result instanceof Promise ? result.then(verdict) : verdict(result);
   };
 }
 
@@ -88,15 +95,16 @@ export function bindService(
   instance: object,
   registry: FeatureRegistry,
   completions: CompletionTable,
-  schemas: DtoSchemaFactory,
+  validator: DtoValidator,
+  report: FaultReporter,
 ): () => void {
   const undo: (() => void)[] = [];
 
   for (const tool of def.tools) {
-    const call = caller(instance, tool.invocation, schemas);
+    const call = caller(instance, tool.invocation, validator);
     const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
     const { output } = tool;
-    const finish = output ? checkedOutput(output, tool.invocation.origin) : (value: unknown) => toCallToolResult(value, false);
+    const finish = output ? checkedOutput(output, tool.invocation.origin, validator, report) : (value: unknown) => toCallToolResult(value, false);
     const run = (dto: unknown, rc: RequestContext): CallToolResult | Promise<CallToolResult> => {
       const out = call(dto, rc);
       return out instanceof Promise ? out.then(finish) : finish(out);
@@ -110,7 +118,7 @@ export function bindService(
       tool.definition,
       (args, rc) => {
         if (!input) return run(args, rc);
-        const result = toDto(input, args);
+        const result = validator.input(input, args);
         return result instanceof Promise ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
       tool.guard,
@@ -119,7 +127,7 @@ export function bindService(
   }
 
   for (const resource of def.resources) {
-    const call = caller(instance, resource.invocation, schemas);
+    const call = caller(instance, resource.invocation, validator);
     const { mimeType } = resource.definition;
     if (resource.template) {
       const definition = resource.definition as ResourceTemplateDefinition;
@@ -129,7 +137,7 @@ export function bindService(
         async (uri, variables, rc) => {
           let dto: unknown = variables;
           if (params) {
-            const checked = await toDto(params, variables, true);
+            const checked = await validator.input(params, variables, true);
             if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${uri}: ${checked.problems.join('; ')}`);
             dto = checked.value;
           }
@@ -151,7 +159,7 @@ export function bindService(
   }
 
   for (const prompt of def.prompts) {
-    const call = caller(instance, prompt.invocation, schemas);
+    const call = caller(instance, prompt.invocation, validator);
     const input = prompt.invocation.input?.type;
     const { name, description } = prompt.definition;
     registry.addPrompt(
@@ -159,7 +167,7 @@ export function bindService(
       async (args, rc) => {
         let dto: unknown;
         if (input) {
-          const checked = await toDto(input, args, true);
+          const checked = await validator.input(input, args, true);
           if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${name}": ${checked.problems.join('; ')}`);
           dto = checked.value;
         }
@@ -176,7 +184,7 @@ export function bindService(
     const key = 'prompt' in options ? completionKey('prompt', options.prompt) : completionKey('resource', options.resource);
     const completers = completersFor(completions, key);
     completers[options.argument] = (value, context, rc) =>
-      method(value, context, new Context(rc, schemas)) as Completion | string[] | Promise<Completion | string[]>;
+      method(value, context, new Context(rc, validator)) as Completion | string[] | Promise<Completion | string[]>;
     undo.push(() => delete completers[options.argument]);
   }
 

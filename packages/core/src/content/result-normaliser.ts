@@ -15,7 +15,8 @@ import type {
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
-function isBlock(value: unknown): value is ContentBlock {
+/** A content block (`{ type: 'text' | 'image' | ... }`) rather than data. */
+export function isBlock(value: unknown): value is ContentBlock {
   return value !== null && typeof value === 'object' && BLOCK_TYPES.has((value as { type?: unknown }).type as string);
 }
 

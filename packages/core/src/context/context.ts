@@ -16,8 +16,7 @@ import {
   type RequestContext,
 } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
-import { toDto } from '../pipeline/argument-pipeline.js';
-import type { DtoSchemaFactory } from '../schema/index.js';
+import type { DtoValidator } from '../pipeline/dto-validator.js';
 
 /** Sends `notifications/message` at one level; filtered by the client's `logging/setLevel`. */
 export type LogMethod = (data: unknown, logger?: string) => void;
@@ -67,7 +66,9 @@ function elicitationForm(schema: JsonObject): JsonObject {
       return [name, p];
     }),
   );
-  return { ...schema, properties };
+  // An elicitation form is a flat object of primitive fields and nothing else (no
+  // `additionalProperties`, no `$defs`): the answer is still checked against the full schema.
+  return { type: 'object', properties, ...(schema.required ? { required: schema.required } : {}) };
 }
 
 const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -80,7 +81,7 @@ export class Context {
   constructor(
     /** The engine's request context (advanced use). */
     readonly request: RequestContext,
-    private readonly schemas: DtoSchemaFactory,
+    private readonly validator: DtoValidator,
   ) {}
 
   /** Aborted when the client cancels the request or the connection closes. */
@@ -145,11 +146,11 @@ export class Context {
    */
   async elicit<T = JsonObject>(message: string, form: ClassType<T> | JsonObject, options?: OutgoingRequestOptions): Promise<ElicitResult<T>> {
     const dto = typeof form === 'function' ? (form as ClassType<T>) : undefined;
-    const requestedSchema = dto ? elicitationForm(this.schemas.forClass(dto)) : (form as JsonObject);
+    const requestedSchema = dto ? elicitationForm(this.validator.schemas.forClass(dto)) : (form as JsonObject);
     const answer = await this.request.elicit<{ action: string; content?: JsonObject }>({ mode: 'form', message, requestedSchema }, options);
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     if (!dto) return { action: 'accept', content: (answer.content ?? {}) as T };
-    const checked = await toDto(dto, answer.content ?? {});
+    const checked = await this.validator.input(dto, answer.content ?? {});
     if (!checked.ok) throw new ToolError(`The answer to "${message}" is invalid: ${checked.problems.join('; ')}`);
     return { action: 'accept', content: checked.value };
   }

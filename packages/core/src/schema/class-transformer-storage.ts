@@ -17,6 +17,9 @@ export interface ClassTransformerStorage {
   findTypeMetadata(target: ClassType, propertyName: string): TypeMetadataRecord | undefined;
   findExcludeMetadata(target: ClassType, propertyName: string): unknown;
   getExposedMetadatas(target: ClassType): { propertyName?: string; options: { name?: string } }[];
+  getExcludedMetadatas(target: ClassType): unknown[];
+  /** `transformationType` 0 is PLAIN_TO_CLASS. */
+  findTransformMetadatas(target: ClassType, propertyName: string, transformationType: number): unknown[];
 }
 
 // Same module instance as `class-transformer`'s main entry (cjs/index.js requires ./storage).

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { getMetadataStorage as getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import { undecoratedProperty } from './schema.errors.js';
 
 /** One class-validator metadata record. */
@@ -15,8 +16,13 @@ export type ValidationMeta = ReturnType<ReturnType<typeof getValidatorStorage>['
 export interface PropertyFacts {
   /** Absent input is refused. */
   required: boolean;
-  /** `null` skips every validator (`@IsOptional()`). */
+  /** `null` is a value the DTO admits (`@Nullable()`). */
   nullable: boolean;
+  /**
+   * A `@ValidateIf(fn)` decides whether any validator runs: when `fn` is false every value
+   * passes, which no schema can say, so the property's schema is left open.
+   */
+  conditional: boolean;
   description?: string;
   title?: string;
   /** The property initialiser's value, as JSON; the key is absent when there is none. */
@@ -68,13 +74,17 @@ export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<
   }
   const facts = new Map<string, PropertyFacts>();
   for (const [property, list] of Object.entries(byProperty)) {
-    const conditional = list.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    const conditions = list.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+    const nullable = conditions.some((m) => isNullableCondition(m.constraints?.[0]));
+    const optional = conditions.some((m) => m.name === IS_OPTIONAL);
+    const conditional = conditions.some((m) => m.name !== IS_OPTIONAL && !isNullableCondition(m.constraints?.[0]));
     const initialValue = asJson(initial.get(property));
     // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
     const checked = list.some((m) => CHECKS.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
     const fact: PropertyFacts = {
-      required: conditional.length === 0 && !initialValue && checked,
-      nullable: conditional.some((m) => m.name === IS_OPTIONAL),
+      required: !optional && !conditional && !initialValue && checked,
+      nullable,
+      conditional,
       description: storage.descriptionOf(dto, property),
       title: storage.describedAs(dto, property)?.title,
     };

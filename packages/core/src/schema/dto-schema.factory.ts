@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import type { JsonObject } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
-import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from '../pipeline/validation-options.js';
+import { TRANSFORM_OPTIONS } from '../pipeline/validation-options.js';
 import { readDtoProperties, validationMetadataOf } from './dto-properties.reader.js';
 import { acceptNull, settleTypes } from './schema-normaliser.js';
 import { DtoRefs, inlineRefs, reachableDefs, recursiveDefs, renameRefs } from './schema-refs.js';
@@ -14,10 +14,21 @@ import { deepFreeze, type Schema } from './schema-walk.js';
 import { conflictingTypes, untypedNested } from './schema.errors.js';
 import { StockSchemas } from './stock-schemas.js';
 
+/**
+ * What happens to an input field the DTO does not declare:
+ * - `'reject'` (default): the input is refused with "unknown field `ratting`; did you mean
+ *   `rating`?", and every DTO schema says `additionalProperties: false`. A model that misspells
+ *   a field learns it at once instead of losing the value silently.
+ * - `'strip'`: the field is dropped before the handler sees it; schemas say nothing about it.
+ */
+export type UnknownFields = 'reject' | 'strip';
+
 /** Options of {@link DtoSchemaFactory}. @publicApi */
 export interface DtoSchemaOptions {
   /** Inline every $ref (non-recursive DTOs) instead of emitting $defs, for clients known to drop $defs. Default false. */
   inlineRefs?: boolean;
+  /** Fields a DTO does not declare: refused (default) or dropped. See {@link UnknownFields}. */
+  unknownFields?: UnknownFields;
 }
 
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
@@ -34,7 +45,12 @@ export class DtoSchemaFactory {
   private readonly classSchemas = new Map<ClassType, Schema>();
   private readonly results = new Map<ClassType, DtoSchema>();
 
-  constructor(private readonly options: DtoSchemaOptions = {}) {}
+  /** What the schemas (and the validation that uses them) do with undeclared fields. */
+  readonly unknownFields: UnknownFields;
+
+  constructor(private readonly options: DtoSchemaOptions = {}) {
+    this.unknownFields = options.unknownFields ?? 'reject';
+  }
 
   /**
    * A self-contained JSON Schema with `type: 'object'` for a DTO class: every $ref resolves inside
@@ -74,6 +90,8 @@ export class DtoSchemaFactory {
       let property = settleTypes(stock, (types) => {
         throw conflictingTypes(dto, name, types);
       });
+      // Under a `@ValidateIf` any value may pass, so the schema promises nothing about it.
+      if (fact?.conditional) property = {};
       if (fact?.nullable) property = acceptNull(property);
       if (fact?.title !== undefined) property = { ...property, title: fact.title };
       if (fact?.description !== undefined) property = { ...property, description: fact.description };
@@ -82,8 +100,7 @@ export class DtoSchemaFactory {
       if (fact ? fact.required : Array.isArray(stockRequired) && stockRequired.includes(name)) required.push(name);
     }
     const schema: Schema = { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-    // Unknown properties are stripped (accepted) by default; only refuse them if validation does.
-    if (VALIDATOR_OPTIONS.whitelist && VALIDATOR_OPTIONS.forbidNonWhitelisted) schema.additionalProperties = false;
+    if (this.unknownFields === 'reject') schema.additionalProperties = false;
     this.classSchemas.set(dto, schema);
     return schema;
   }

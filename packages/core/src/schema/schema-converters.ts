@@ -10,7 +10,7 @@ import { defaultConverters } from 'class-validator-jsonschema/build/defaultConve
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
 import { enumSchema, enumValues } from './enum-values.js';
-import { CONDITIONAL_TYPE_MARK, TYPE_MARK } from './schema-normaliser.js';
+import { TYPE_MARK } from './schema-normaliser.js';
 import type { Schema } from './schema-walk.js';
 
 type CvjsOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
@@ -56,9 +56,13 @@ function overrides(recorder: ConversionRecorder, refPrefix: string): Record<stri
     // that accepts any non-empty value.
     [IS_EMPTY]: { enum: ['', null] },
     [IS_NOT_EMPTY]: { not: { enum: ['', null] } },
-    // Stock: reads `.source`, so `@Matches('^a+$')` (a string) loses its pattern.
+    // Stock: reads `.source`, so `@Matches('^a+$')` (a string) loses its pattern. A JSON Schema
+    // pattern has no flags: `/x/i` as `x` would refuse what the DTO accepts, so a regex with
+    // flags publishes none and class-validator checks it alone (laxer, never stricter).
     [MATCHES]: (meta) => {
-      const pattern = meta.constraints[0] as RegExp | string;
+      const [pattern, modifiers] = meta.constraints as [RegExp | string, string | undefined];
+      const flags = pattern instanceof RegExp ? pattern.flags : (modifiers ?? '');
+      if (flags !== '') return { type: 'string' };
       return { type: 'string', pattern: pattern instanceof RegExp ? pattern.source : pattern };
     },
     // Stock: `@IsIP()` (either version) becomes ipv4 only.
@@ -90,10 +94,10 @@ function overrides(recorder: ConversionRecorder, refPrefix: string): Record<stri
 }
 
 /** Moves a converter result's `type` into a marker, so merged results intersect instead of overwrite. */
-function markType(result: unknown, conditional: boolean): unknown {
+function markType(result: unknown): unknown {
   if (!result || typeof result !== 'object') return result;
   const { type, ...rest } = result as Schema;
-  return typeof type === 'string' ? { ...rest, [conditional ? CONDITIONAL_TYPE_MARK : TYPE_MARK]: { [type]: true } } : result;
+  return typeof type === 'string' ? { ...rest, [TYPE_MARK]: { [type]: true } } : result;
 }
 
 /**
@@ -106,7 +110,10 @@ export function buildConverters(recorder: ConversionRecorder, refPrefix: string)
   for (const [name, converter] of Object.entries(table)) {
     wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) => {
       if (typeof meta.target === 'function') recorder.seen(meta.target as ClassType);
-      return markType(typeof converter === 'function' ? converter(meta, options) : converter, Boolean(meta.validateIf));
+      // A validator with its own `validateIf` may not run at all: it constrains nothing the
+      // schema can promise, so it adds nothing (class-validator still runs it when it applies).
+      if (meta.validateIf) return {};
+      return markType(typeof converter === 'function' ? converter(meta, options) : converter);
     }) as Converter;
   }
   return wrapped;

@@ -6,8 +6,6 @@ import { isSchema, mapSubschemas, type Schema } from './schema-walk.js';
 
 /** Where the converters park each result's `type` until every result for a property is merged. */
 export const TYPE_MARK = 'x-typemcp-type';
-/** The same for validators with a `validateIf` condition: they only count when nothing else names a type. */
-export const CONDITIONAL_TYPE_MARK = 'x-typemcp-conditional-type';
 
 // JSON Schema 2020-12 format vocabulary; anything else makes strict validators (Ajv) refuse the schema.
 const STANDARD_FORMATS = new Set([
@@ -22,11 +20,10 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
  * (`integer` is a `number`). Calls `conflict` when nothing is left: no value could ever pass.
  */
 export function settleTypes(schema: Schema, conflict: (types: string[]) => never): Schema {
-  const { [TYPE_MARK]: mark, [CONDITIONAL_TYPE_MARK]: conditional, ...node } = mapSubschemas(schema, (sub) => settleTypes(sub, conflict));
+  const { [TYPE_MARK]: mark, ...node } = mapSubschemas(schema, (sub) => settleTypes(sub, conflict));
   const named = [...Object.keys(isSchema(mark) ? mark : {}), ...(typeof node.type === 'string' ? [node.type] : [])];
-  const fallback = Object.keys(isSchema(conditional) ? conditional : {});
-  if ((named.length > 0 || fallback.length > 0) && !Array.isArray(node.type)) {
-    const types = new Set(named.length > 0 ? named : fallback);
+  if (named.length > 0 && !Array.isArray(node.type)) {
+    const types = new Set(named);
     if (types.has('integer')) types.delete('number');
     if (types.size > 1) conflict([...types]);
     node.type = [...types][0];

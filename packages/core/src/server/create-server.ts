@@ -11,6 +11,7 @@ import { TypediContainer } from '../di/typedi.container.js';
 import { duplicateName, unknownCompletionTarget } from '../errors/definition-errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import type { ServerOptions } from './server-options.interface.js';
 
@@ -66,6 +67,7 @@ export class TypeMcpServer {
   readonly engine: ProtocolServer;
   private readonly container: ContainerAdapter;
   private readonly schemas: DtoSchemaFactory;
+  private readonly validator: DtoValidator;
   private readonly completions: CompletionTable = new Map();
   private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
 
@@ -78,6 +80,7 @@ export class TypeMcpServer {
       ) as unknown as ProtocolServer['serverInfo'],
     });
     this.schemas = new DtoSchemaFactory(options.schema);
+    this.validator = new DtoValidator(this.schemas);
     this.container = options.container ?? new TypediContainer();
     const storage = getMetadataStorage();
     // Services may inject the server itself (to announce resource updates, add services...).
@@ -104,7 +107,7 @@ export class TypeMcpServer {
     this.checkDuplicates(def);
     this.container.register(target);
     const instance = this.container.get(target) as object;
-    this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.schemas) });
+    this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)) });
   }
 
   /** Stops serving a service class; true when it was served. */

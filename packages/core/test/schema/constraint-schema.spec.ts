@@ -25,7 +25,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { DtoSchemaFactory } from '../../src/schema/index.js';
-import { compileStrict, expectAgreement, judge, KNOWN_GAPS } from './agreement.helper.js';
+import { compileStrict, expectAgreement, judge, REFINEMENTS } from './agreement.helper.js';
 
 class Person {
   @IsString() @Length(2, 20) name!: string;
@@ -165,23 +165,40 @@ describe('formats', () => {
     ]);
   });
 
-  it('KNOWN GAP PARTIAL_ISO8601_ACCEPTED: class-validator takes a date without a time', async () => {
-    const check = compileStrict(schema);
-    expect(await judge(Contact, check, { ...contact, at: '2024-05-01' })).toEqual(KNOWN_GAPS.PARTIAL_ISO8601_ACCEPTED);
-    expect(await judge(Contact, check, { ...contact, on: '2024-05-01' })).toEqual(KNOWN_GAPS.PARTIAL_ISO8601_ACCEPTED);
+  it('refuses what the published format refuses, though class-validator alone took it (closed gaps)', async () => {
+    await expectAgreement(Contact, schema, [
+      // isISO8601 takes a date without a time; `date-time` wants a full RFC 3339 timestamp.
+      ['IsISO8601 given a date only', { ...contact, at: '2024-05-01' }, false],
+      ['IsDateString given a date only', { ...contact, on: '2024-05-01' }, false],
+      ['IsISO8601 without a time zone', { ...contact, at: '2024-05-01T10:00:00' }, false],
+      // isURL takes a host without a scheme; `uri` needs one.
+      ['IsUrl given a bare host', { ...contact, site: 'example.org' }, false],
+      ['IsUrl with a path', { ...contact, site: 'https://example.org/a?b=c' }, true],
+    ]);
   });
 
-  it('KNOWN GAP REGEX_FLAGS_DROPPED: a case-insensitive @Matches is case-sensitive in the schema', async () => {
+  it(`REFINEMENT URL_RULES_OF_IS_URL: the schema takes any URI, @IsUrl() only web hosts with a TLD`, async () => {
+    const check = compileStrict(schema);
+    expect(await judge(Contact, check, { ...contact, site: 'http://localhost:3000' })).toEqual(REFINEMENTS.URL_RULES_OF_IS_URL);
+    expect(await judge(Contact, check, { ...contact, site: 'mailto:ada@example.org' })).toEqual(REFINEMENTS.URL_RULES_OF_IS_URL);
+    class Local {
+      @IsUrl({ require_tld: false }) site!: string;
+    }
+    await expectAgreement(Local, new DtoSchemaFactory().forClass(Local), [['localhost with require_tld: false', { site: 'http://localhost:3000' }, true]]);
+  });
+
+  it('REFINEMENT REGEX_WITH_FLAGS: a regex with flags publishes no pattern, and class-validator checks it', async () => {
     class Code {
       @Matches(/^ab$/i) code!: string;
+      @Matches(/^x+$/) plain!: string;
     }
     const schema = new DtoSchemaFactory().forClass(Code);
-    expect(schema.properties).toEqual({ code: { type: 'string', pattern: '^ab$' } });
-    expect(await judge(Code, compileStrict(schema), { code: 'AB' })).toEqual(KNOWN_GAPS.REGEX_FLAGS_DROPPED);
-  });
-
-  it('KNOWN GAP URL_WITHOUT_SCHEME_ACCEPTED: class-validator takes a bare host', async () => {
-    expect(await judge(Contact, compileStrict(schema), { ...contact, site: 'example.com' })).toEqual(KNOWN_GAPS.URL_WITHOUT_SCHEME_ACCEPTED);
+    expect(schema.properties).toEqual({ code: { type: 'string' }, plain: { type: 'string', pattern: '^x+$' } });
+    await expectAgreement(Code, schema, [
+      ['either case', { code: 'AB', plain: 'xx' }, true],
+      ['flagless pattern refused', { code: 'ab', plain: 'y' }, false],
+    ]);
+    expect(await judge(Code, compileStrict(schema), { code: 'abc', plain: 'x' })).toEqual(REFINEMENTS.REGEX_WITH_FLAGS);
   });
 });
 
@@ -202,6 +219,7 @@ describe('validators the stock converters mistype', () => {
   it('keeps the integer, gives a custom validator on an array an array schema, and drops OpenAPI keywords', async () => {
     expect(schema).toEqual({
       type: 'object',
+      additionalProperties: false,
       properties: {
         count: { type: 'integer', not: { enum: ['', null] } },
         pairs: { type: 'array', items: {} },

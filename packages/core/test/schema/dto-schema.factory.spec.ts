@@ -4,9 +4,8 @@ import { IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validato
 import * as cvjs from 'class-validator-jsonschema';
 import { DefinitionError } from '@typemcp/protocol';
 import { Description } from '../../src/decorators/description.decorator.js';
-import { VALIDATOR_OPTIONS } from '../../src/pipeline/validation-options.js';
 import { DtoSchemaFactory } from '../../src/schema/index.js';
-import { compileStrict, expectAgreement, judge, KNOWN_GAPS } from './agreement.helper.js';
+import { compileStrict, expectAgreement, judge, serverCheck } from './agreement.helper.js';
 
 function definitionError(build: () => unknown): DefinitionError {
   try {
@@ -32,10 +31,11 @@ describe('descriptions and inheritance', () => {
     const schema = new DtoSchemaFactory().forClass(Note);
     expect(schema).toEqual({
       type: 'object',
+      additionalProperties: false,
       properties: {
         body: { type: 'string', description: 'Markdown body' },
         id: { type: 'string', description: 'Stable identifier' },
-        version: { type: ['integer', 'null'], description: 'Revision, if known' },
+        version: { type: 'integer', description: 'Revision, if known' },
       },
       required: ['body', 'id'],
     });
@@ -43,7 +43,8 @@ describe('descriptions and inheritance', () => {
       ['valid', { id: 'a', body: 'b' }, true],
       ['base property missing', { body: 'b' }, false],
       ['base property wrong', { id: 1, body: 'b' }, false],
-      ['base optional null', { id: 'a', body: 'b', version: null }, true],
+      ['base optional absent', { id: 'a', body: 'b' }, true],
+      ['base optional null', { id: 'a', body: 'b', version: null }, false],
     ]);
   });
 
@@ -56,33 +57,43 @@ describe('the root schema', () => {
   class Empty {}
 
   it('is an object with properties even for an empty DTO, and has no $schema', () => {
-    expect(new DtoSchemaFactory().forClass(Empty)).toEqual({ type: 'object', properties: {} });
+    expect(new DtoSchemaFactory().forClass(Empty)).toEqual({ type: 'object', additionalProperties: false, properties: {} });
   });
 
   it('is accepted by both the schema and the validator (forbidUnknownValues is off: inputs are always DTO instances)', async () => {
-    expect(await judge(Empty, compileStrict({ type: 'object', properties: {} }), {})).toEqual({ schema: true, validator: true });
+    expect(await judge(Empty, compileStrict({ type: 'object', additionalProperties: false, properties: {} }), {})).toEqual({ schema: true, server: true });
   });
 });
 
 describe('unknown properties', () => {
   class Strict {
-    @IsString() name!: string;
+    @IsString() rating!: string;
+    @IsString() url!: string;
   }
 
-  it('are allowed while validation strips them, and refused once it forbids them', async () => {
-    expect(new DtoSchemaFactory().forClass(Strict)).not.toHaveProperty('additionalProperties');
-    const saved = VALIDATOR_OPTIONS.forbidNonWhitelisted;
-    VALIDATOR_OPTIONS.forbidNonWhitelisted = true;
-    try {
-      const schema = new DtoSchemaFactory().forClass(Strict);
-      expect(schema.additionalProperties).toBe(false);
-      await expectAgreement(Strict, schema, [
-        ['known only', { name: 'a' }, true],
-        ['unknown property', { name: 'a', extra: 1 }, false],
-      ]);
-    } finally {
-      VALIDATOR_OPTIONS.forbidNonWhitelisted = saved;
-    }
+  it('are refused by default, and the schema says so', async () => {
+    const schema = new DtoSchemaFactory().forClass(Strict);
+    expect(schema.additionalProperties).toBe(false);
+    await expectAgreement(Strict, schema, [
+      ['known only', { rating: 'a', url: 'u' }, true],
+      ['unknown property', { rating: 'a', url: 'u', extra: 1 }, false],
+    ]);
+  });
+
+  it('are named, with the declared field a slip most likely meant', async () => {
+    const result = await serverCheck().input(Strict, { ratting: 'a', url: 'u' });
+    expect(result).toEqual({ ok: false, problems: ['`rating` is required', 'unknown field `ratting`; did you mean `rating`?'] });
+    const far = await serverCheck().input(Strict, { rating: 'a', url: 'u', colour: 'red' });
+    expect(far).toEqual({ ok: false, problems: ['unknown field `colour`; the fields are `rating`, `url`'] });
+  });
+
+  it("are dropped before the handler sees them with unknownFields: 'strip', and the schema leaves them open", async () => {
+    const options = { unknownFields: 'strip' } as const;
+    const schema = new DtoSchemaFactory(options).forClass(Strict);
+    expect(schema).not.toHaveProperty('additionalProperties');
+    await expectAgreement(Strict, schema, [['unknown property', { rating: 'a', url: 'u', extra: 1 }, true]], options);
+    const result = await serverCheck(options).input(Strict, { rating: 'a', url: 'u', extra: 1 });
+    expect(result.ok && { ...result.value }).toEqual({ rating: 'a', url: 'u' });
   });
 });
 
@@ -116,7 +127,7 @@ describe('caching', () => {
     class Later {
       @IsString() late!: string;
     }
-    expect(factory.forClass(Later)).toEqual({ type: 'object', properties: { late: { type: 'string' } }, required: ['late'] });
+    expect(factory.forClass(Later)).toEqual({ type: 'object', additionalProperties: false, properties: { late: { type: 'string' } }, required: ['late'] });
   });
 });
 
@@ -217,15 +228,15 @@ describe('classes that share a name', () => {
     const factory = new DtoSchemaFactory();
     expect(factory.forClass(a.Holder).properties).toEqual({ text: { type: 'string' } });
     expect(factory.forClass(b.Holder).properties).toEqual({ count: { type: 'integer' } });
-    expect(factory.forClass(b.Twin)).toEqual({ type: 'object', properties: { shared: { type: 'string' } }, required: ['shared'] });
+    expect(factory.forClass(b.Twin)).toEqual({ type: 'object', additionalProperties: false, properties: { shared: { type: 'string' } }, required: ['shared'] });
   });
 
   it('names their definitions apart within one schema', async () => {
     const schema = new DtoSchemaFactory().forClass(Both);
     expect(schema.properties).toEqual({ first: { $ref: '#/$defs/Holder' }, second: { $ref: '#/$defs/Holder_2' } });
     expect(schema.$defs).toEqual({
-      Holder: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-      Holder_2: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+      Holder: { type: 'object', additionalProperties: false, properties: { text: { type: 'string' } }, required: ['text'] },
+      Holder_2: { type: 'object', additionalProperties: false, properties: { count: { type: 'integer' } }, required: ['count'] },
     });
     await expectAgreement(Both, schema, [
       ['valid', { first: { text: 'a' }, second: { count: 1 } }, true],

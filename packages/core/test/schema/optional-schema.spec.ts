@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { Allow, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Nullable } from '../../src/decorators/nullable.decorator.js';
 import { DtoSchemaFactory } from '../../src/schema/index.js';
-import { compileStrict, expectAgreement, judge, KNOWN_GAPS } from './agreement.helper.js';
+import { compileStrict, expectAgreement, judge, REFINEMENTS, serverCheck } from './agreement.helper.js';
 
 class Geo {
   @IsInt() lat!: number;
@@ -18,15 +19,15 @@ class Search {
   @IsDefined() present!: unknown;
 }
 
-describe('@IsOptional() accepts null as well as absence', () => {
+describe('@IsOptional() means "may be absent", not null', () => {
   const schema = new DtoSchemaFactory().forClass(Search);
 
-  it('widens the type, or wraps in anyOf when the schema is a $ref, and leaves the field out of required', () => {
+  it('keeps one type (clients such as the Inspector handle nothing else well) and leaves the field out of required', () => {
     expect(schema.properties).toEqual({
       query: { type: 'string' },
-      cursor: { type: ['string', 'null'] },
-      limit: { type: ['integer', 'null'], minimum: 1, maximum: 50 },
-      near: { anyOf: [{ $ref: '#/$defs/Geo' }, { type: 'null' }] },
+      cursor: { type: 'string' },
+      limit: { type: 'integer', minimum: 1, maximum: 50 },
+      near: { $ref: '#/$defs/Geo' },
       note: {},
       free: {},
       present: { not: { type: 'null' } },
@@ -39,9 +40,10 @@ describe('@IsOptional() accepts null as well as absence', () => {
     await expectAgreement(Search, schema, [
       ['only required', base, true],
       ['everything', { ...base, cursor: 'c', limit: 5, near: { lat: 1 }, note: [1], free: 'x' }, true],
-      ['null on optional string', { ...base, cursor: null }, true],
-      ['null on optional number', { ...base, limit: null }, true],
-      ['null on optional nested', { ...base, near: null }, true],
+      ['null on optional string', { ...base, cursor: null }, false],
+      ['null on optional number', { ...base, limit: null }, false],
+      ['null on optional nested', { ...base, near: null }, false],
+      ['null on an untyped optional field', { ...base, note: null }, true],
       ['null on required', { ...base, query: null }, false],
       ['missing required', { present: 1 }, false],
       ['optional wrong type', { ...base, cursor: 3 }, false],
@@ -62,29 +64,34 @@ describe('@ValidateIf and the per-validator validateIf option (class-validator 0
   }
   const schema = new DtoSchemaFactory().forClass(Shipping);
 
-  it('makes the field optional without admitting null (the condition decides null)', () => {
-    expect(schema.properties).toMatchObject({ street: { type: 'string' }, zip: { type: 'string' }, ref: { type: 'string', minLength: 3 } });
+  it('leaves a conditional field open and out of required (the condition decides), and publishes only unconditional rules', () => {
+    expect(schema.properties).toMatchObject({ street: {}, zip: {}, ref: { type: 'string' } });
     // `ref` keeps an unconditional validator, which still refuses absence.
     expect(schema.required).toEqual(['method', 'ref']);
   });
 
-  it('agrees with class-validator where the condition holds', async () => {
+  it('agrees with the server on what the schema can say', async () => {
     await expectAgreement(Shipping, schema, [
       ['post with address', { method: 'post', street: 's', zip: 'z', ref: 'abc' }, true],
       ['pickup without address', { method: 'pickup', ref: 'abc' }, true],
-      ['post with wrong street type', { method: 'post', street: 1, zip: 'z', ref: 'abc' }, false],
-      ['post with wrong zip type', { method: 'post', street: 's', zip: 1, ref: 'abc' }, false],
-      ['post with short ref', { method: 'post', street: 's', zip: 'z', ref: 'ab' }, false],
       ['unconditional validator still runs', { method: 'pickup', ref: 1 }, false],
       ['missing unconditional field', { method: 'pickup' }, false],
     ]);
   });
 
-  it('KNOWN GAP CONDITION_FALSE_ACCEPTS_ANYTHING: a false condition lets any value through', async () => {
+  it('accepts any value where the condition is false, as class-validator does (closed gap: the schema is open there)', async () => {
+    await expectAgreement(Shipping, schema, [
+      ['pickup with a numeric street', { method: 'pickup', street: 42, ref: 'abc' }, true],
+      ['pickup with a numeric zip', { method: 'pickup', zip: 42, ref: 'abc' }, true],
+      ['pickup with a short ref', { method: 'pickup', ref: 'ab' }, true],
+    ]);
+  });
+
+  it('REFINEMENT CONDITION_TRUE_VALIDATES: where the condition holds, class-validator refuses what the open schema takes', async () => {
     const check = compileStrict(schema);
-    expect(await judge(Shipping, check, { method: 'pickup', street: 42, ref: 'abc' })).toEqual(KNOWN_GAPS.CONDITION_FALSE_ACCEPTS_ANYTHING);
-    expect(await judge(Shipping, check, { method: 'pickup', zip: 42, ref: 'abc' })).toEqual(KNOWN_GAPS.CONDITION_FALSE_ACCEPTS_ANYTHING);
-    expect(await judge(Shipping, check, { method: 'pickup', ref: 'ab' })).toEqual(KNOWN_GAPS.CONDITION_FALSE_ACCEPTS_ANYTHING);
+    expect(await judge(Shipping, check, { method: 'post', street: 42, zip: 'z', ref: 'abc' })).toEqual(REFINEMENTS.CONDITION_TRUE_VALIDATES);
+    expect(await judge(Shipping, check, { method: 'post', street: 's', zip: 1, ref: 'abc' })).toEqual(REFINEMENTS.CONDITION_TRUE_VALIDATES);
+    expect(await judge(Shipping, check, { method: 'post', street: 's', zip: 'z', ref: 'ab' })).toEqual(REFINEMENTS.CONDITION_TRUE_VALIDATES);
   });
 });
 
@@ -100,11 +107,11 @@ describe('property initialisers are defaults', () => {
 
   it('becomes `default`, and a defaulted field is not required (the transform fills it in)', () => {
     expect(schema.properties).toEqual({
-      limit: { type: ['integer', 'null'], minimum: 1, default: 10 },
+      limit: { type: 'integer', minimum: 1, default: 10 },
       offset: { type: 'integer', default: 0 },
       fields: { type: 'array', items: { type: 'string' }, default: ['id'] },
-      sort: { type: ['string', 'null'] },
-      title: { type: ['string', 'null'] },
+      sort: { type: 'string' },
+      title: { type: 'string' },
     });
     expect(schema).not.toHaveProperty('required');
   });
@@ -116,8 +123,15 @@ describe('property initialisers are defaults', () => {
       ['null on a defaulted required-looking field', { offset: null }, false],
       ['wrong type on a defaulted field', { offset: 'x' }, false],
       ['out of range on a defaulted optional field', { limit: 0 }, false],
-      ['null on a defaulted optional field', { limit: null }, true],
+      ['null on a defaulted optional field', { limit: null }, false],
     ]);
+  });
+
+  it('gives an absent field its default, and refuses null instead of letting it skip the default', async () => {
+    const absent = await serverCheck().input(Page, {});
+    expect(absent).toEqual({ ok: true, value: expect.objectContaining({ limit: 10, offset: 0, fields: ['id'] }) });
+    const nulled = await serverCheck().input(Page, { limit: null });
+    expect(nulled).toEqual({ ok: false, problems: ['`limit` must be an integer (got null)'] });
   });
 
   it('keeps a DTO whose constructor needs arguments (no defaults then)', () => {
@@ -127,6 +141,40 @@ describe('property initialisers are defaults', () => {
         this.name = init.name;
       }
     }
-    expect(new DtoSchemaFactory().forClass(Needy)).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(new DtoSchemaFactory().forClass(Needy)).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
+  });
+});
+
+describe('@Nullable() is how a DTO admits null', () => {
+  class Geo2 {
+    @IsInt() lat!: number;
+  }
+  class Patch {
+    @Nullable() @IsString() name!: string | null;
+    @IsOptional() @Nullable() @IsInt() @Min(0) age?: number | null;
+    @IsOptional() @Nullable() @ValidateNested() @Type(() => Geo2) at?: Geo2 | null;
+    @IsOptional() @IsString() nick?: string;
+  }
+  const schema = new DtoSchemaFactory().forClass(Patch);
+
+  it('publishes null next to the type, and keeps a nullable field without @IsOptional() required', () => {
+    expect(schema.properties).toEqual({
+      name: { type: ['string', 'null'] },
+      age: { type: ['integer', 'null'], minimum: 0 },
+      at: { anyOf: [{ $ref: '#/$defs/Geo2' }, { type: 'null' }] },
+      nick: { type: 'string' },
+    });
+    expect(schema.required).toEqual(['name']);
+  });
+
+  it('agrees with the server', async () => {
+    await expectAgreement(Patch, schema, [
+      ['null where nullable', { name: null, age: null, at: null }, true],
+      ['values', { name: 'a', age: 3, at: { lat: 1 } }, true],
+      ['nullable but required: absent', {}, false],
+      ['nullable, still checked when not null', { name: 'a', age: -1 }, false],
+      ['nullable nested still checked', { name: 'a', at: { lat: 'x' } }, false],
+      ['null where only optional', { name: 'a', nick: null }, false],
+    ]);
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * The one check every input and output of a DTO passes: the JSON Schema TypeMCP publishes for
+ * it, compiled once per DTO with Ajv (draft 2020-12), then class-validator for what a schema
+ * cannot say (custom and async constraints, `@ValidateIf`, regexes with flags...). So the server
+ * never accepts what its published schema refuses, and never returns what it refuses.
+ *
+ * class-validator is skipped for a DTO whose every constraint the schema states exactly (the
+ * agreement tests prove those equivalent); that is most DTOs, and it is the slow half.
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { instanceToPlain, plainToInstance } from 'class-transformer';
+import { validate, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
+import type { JsonObject } from '@typemcp/protocol';
+import { isNullableCondition } from '../decorators/nullable.decorator.js';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { classTransformerStorage } from '../schema/class-transformer-storage.js';
+import { validationMetadataOf, type ValidationMeta } from '../schema/dto-properties.reader.js';
+import type { DtoSchemaFactory } from '../schema/index.js';
+import { asyncConstraintsRegistered, convertStrings } from './argument-pipeline.js';
+import { schemaProblems } from './problems.js';
+import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
+
+/** The outcome of a check: the value to use, or one message per fault. */
+export type DtoResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+// class-validator rules whose JSON Schema (see schema-converters.ts) accepts exactly what they do.
+const EXACT_RULES = new Set([
+  'isString', 'isInt', 'isBoolean', 'min', 'max', 'isIn', 'isEnum', 'isArray', 'arrayMinSize', 'arrayMaxSize',
+  'arrayNotEmpty', 'isPositive', 'isNegative', 'isNotEmpty',
+]);
+
+interface Plan {
+  check: ValidateFunction;
+  /** The schema states every constraint: class-validator would add nothing. */
+  exact: boolean;
+}
+
+function flatten(errors: ValidationError[], path = ''): string[] {
+  return errors.flatMap((e) => {
+    const field = path ? `${path}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) =>
+      // class-validator messages start with the property name; name the full path instead.
+      message.startsWith(`${e.property} `) ? `\`${field}\`${message.slice(e.property.length)}` : `\`${field}\`: ${message}`,
+    );
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> =>
+  errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value };
+
+/** Checks DTO inputs and outputs for one server (one schema factory, one set of options). */
+export class DtoValidator {
+  private inputAjv?: Ajv2020;
+  private outputAjv?: Ajv2020;
+  private readonly inputs = new Map<ClassType, Plan>();
+  private readonly outputs = new Map<ClassType, Plan>();
+  private readonly exactness = new Map<ClassType, boolean>();
+
+  constructor(readonly schemas: DtoSchemaFactory) {}
+
+  /**
+   * `plain` as a validated instance of `dto`. `convert` first turns numeric and boolean strings
+   * into numbers and booleans where the property is declared so (URI template variables and
+   * prompt arguments, which are always strings). Synchronous unless class-validator must run an
+   * asynchronous constraint.
+   */
+  input<T>(dto: ClassType<T>, plain: unknown, convert = false): DtoResult<T> | Promise<DtoResult<T>> {
+    const data = (convert ? convertStrings(dto, plain) : plain) ?? {};
+    const plan = this.plan(dto, 'input');
+    if (!plan.check(data)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
+    const value = plainToInstance(dto, data, TRANSFORM_OPTIONS) as T;
+    if (plan.exact) return { ok: true, value };
+    return this.refine(value);
+  }
+
+  /**
+   * A handler's return value as the plain JSON sent as `structuredContent`: checked against the
+   * published output schema, with fields the DTO does not declare removed when that schema is
+   * closed (`unknownFields: 'reject'`).
+   */
+  output(dto: ClassType, value: unknown): DtoResult<JsonObject> | Promise<DtoResult<JsonObject>> {
+    const plain = instanceToPlain(value) as JsonObject;
+    const plan = this.plan(dto, 'output');
+    if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
+    if (plan.exact) return { ok: true, value: plain };
+    const checked = this.refine(plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
+    const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);
+    return checked instanceof Promise ? checked.then(settle) : settle(checked);
+  }
+
+  /** class-validator, for what the schema could not say. */
+  private refine<T>(value: T): DtoResult<T> | Promise<DtoResult<T>> {
+    if (asyncConstraintsRegistered()) return validate(value as object, VALIDATOR_OPTIONS).then((errors) => outcome(value, errors));
+    return outcome(value, validateSync(value as object, VALIDATOR_OPTIONS));
+  }
+
+  private plan(dto: ClassType, direction: 'input' | 'output'): Plan {
+    const plans = direction === 'input' ? this.inputs : this.outputs;
+    let plan = plans.get(dto);
+    if (!plan) {
+      const ajv = direction === 'input' ? (this.inputAjv ??= newAjv(false)) : (this.outputAjv ??= newAjv(true));
+      const check = ajv.compile(this.schemas.forClass(dto));
+      // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
+      plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
+      plans.set(dto, plan);
+    }
+    return plan;
+  }
+
+  /** True when every rule on `dto` (and the DTOs nested in it) is one the schema states exactly. */
+  private isExact(dto: ClassType): boolean {
+    const known = this.exactness.get(dto);
+    if (known !== undefined) return known;
+    this.exactness.set(dto, true); // a recursive DTO is exact if the rest of it is
+    const metas = validationMetadataOf(dto);
+    const exact =
+      classTransformerStorage.getExcludedMetadatas(dto).length === 0 &&
+      classTransformerStorage.getExposedMetadatas(dto).length === 0 &&
+      metas.every((meta) => this.isExactRule(dto, meta));
+    this.exactness.set(dto, exact);
+    return exact;
+  }
+
+  private isExactRule(dto: ClassType, meta: ValidationMeta): boolean {
+    if (meta.groups?.length || meta.always || meta.validateIf || meta.context !== undefined) return false;
+    if (classTransformerStorage.findTransformMetadatas(dto, meta.propertyName, 0).length > 0) return false;
+    const typeFn = classTransformerStorage.findTypeMetadata(dto, meta.propertyName)?.typeFunction;
+    switch (meta.type) {
+      case ValidationTypes.IS_DEFINED:
+      case ValidationTypes.WHITELIST:
+        return !typeFn;
+      case ValidationTypes.CONDITIONAL_VALIDATION:
+        return meta.name === 'isOptional' || isNullableCondition(meta.constraints?.[0]);
+      case ValidationTypes.NESTED_VALIDATION: {
+        let child: unknown;
+        try {
+          child = typeFn?.();
+        } catch {
+          return false;
+        }
+        return typeof child === 'function' && this.isExact(child as ClassType);
+      }
+      case ValidationTypes.CUSTOM_VALIDATION:
+        if (typeFn) return false;
+        if (meta.name === 'isNumber') return !(meta.constraints?.[0] as { maxDecimalPlaces?: number } | undefined)?.maxDecimalPlaces;
+        return EXACT_RULES.has(meta.name ?? '');
+      default:
+        return false;
+    }
+  }
+}
+
+/**
+ * Ajv as the schemas need it: 2020-12, every fault reported (one message each), the offending
+ * value kept for the message, regexes read as the DTO's own JavaScript regexes (no `u` flag),
+ * and the standard formats. The output instance also removes what a closed schema does not name.
+ */
+function newAjv(removeAdditional: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, unicodeRegExp: false, removeAdditional });
+  addFormats(ajv);
+  return ajv;
+}
