@@ -1,6 +1,8 @@
 // Stdio benchmark driver: spawns each MCP server once, warms it up, then runs interleaved
 // rounds of scenarios (seq, pipe64, 1 MiB, 8 MiB) and reports medians over rounds.
-// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--no-write]
+// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--baseline DIR] [--no-write]
+// --baseline DIR adds `typemcp-base`: the everything app built in another checkout (an earlier
+// commit, say), measured in the same interleaved rounds, for before/after ratios from one run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,16 +30,18 @@ const PRESETS = {
 const SCENARIO_TIMEOUT_MS = 120_000;
 
 function parseArgs(argv) {
-  const opts = { quick: false, write: true, rounds: undefined, only: undefined };
+  const opts = { quick: false, write: true, rounds: undefined, only: undefined, baseline: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') opts.quick = true;
     else if (a === '--no-write') opts.write = false;
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
     else if (a === '--only') opts.only = String(argv[++i] ?? '').split(',').filter(Boolean);
-    else throw new Error(`unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--no-write]`);
+    else if (a === '--baseline') opts.baseline = path.resolve(String(argv[++i] ?? ''));
+    else throw new Error(`unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-base] [--baseline DIR] [--no-write]`);
   }
   if (opts.rounds !== undefined && !(Number.isInteger(opts.rounds) && opts.rounds > 0)) throw new Error('--rounds needs a positive integer');
+  if (opts.baseline) SERVERS.push({ name: 'typemcp-base', args: [path.join(opts.baseline, 'apps/everything/dist/main.js'), '--transport', 'stdio'] });
   for (const n of opts.only ?? []) if (!SERVERS.some((s) => s.name === n)) throw new Error(`unknown server ${n}`);
   return opts;
 }
