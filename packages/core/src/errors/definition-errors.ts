@@ -1,9 +1,11 @@
 /**
- * Definition-time errors: thrown by createServer() while it builds, never while serving. Each has
- * a stable code; each message names the class and member and says what to change.
+ * Definition-time errors: thrown by createServer() while it builds, never while serving; and the
+ * start-up warnings for what builds but is probably a mistake. Each has a stable code; each
+ * message names the class and member and says what to change.
  */
 import { DefinitionError } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import type { DefinitionWarning } from '../server/server-options.interface.js';
 
 const where = (target: ClassType, method: string) => `${target.name}.${method}`;
 
@@ -115,3 +117,12 @@ export function unknownCompletionTarget(origin: string, what: string): Definitio
   );
 }
 
+/** A warning, not an error: the server still starts. */
+export function unservedService(target: ClassType): DefinitionWarning {
+  return {
+    code: 'TYPEMCP_WARN_UNSERVED_SERVICE',
+    message:
+      `${target.name} is declared with @McpService() but no server serves it; add it to createServer({ services }), ` +
+      'or declare it @McpService({ deferred: true }) if server.addService() adds it at run time.',
+  };
+}
