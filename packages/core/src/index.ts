@@ -16,6 +16,7 @@ export { Tool } from './decorators/tool.decorator.js';
 export type {
   ClassType,
   CompleteOptions,
+  McpServiceOptions,
   PromptOptions,
   ResourceOptions,
   ToolOptions,
@@ -42,6 +43,6 @@ export {
   type ListenOptions,
   type StdioListenOptions,
 } from './server/create-server.js';
-export type { Provider, ServerOptions } from './server/server-options.interface.js';
+export type { DefinitionWarning, Provider, ServerOptions } from './server/server-options.interface.js';
 export { DefinitionError, ErrorCode, McpError, ToolError } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

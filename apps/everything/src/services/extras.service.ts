@@ -4,7 +4,7 @@ import { AddInput, SlowInput, WeatherOutput } from '../dto/inputs.dto.js';
 import { sleep, TEST_IMAGE_BASE64 } from '../fixtures.js';
 
 /** Served only while toggled on by test_toggle_dynamic_tool. */
-@McpService()
+@McpService({ deferred: true })
 export class DynamicToolService {
   @Tool({ name: 'test_dynamic_tool', description: 'A tool that comes and goes (see test_toggle_dynamic_tool)' })
   dynamic() {

@@ -13,7 +13,7 @@ const field = (r: ElicitResult<JsonObject>, key: string, fallback = 'unknown') =
 const textOf = (content: unknown) => (content as { text?: string } | undefined)?.text ?? 'no response';
 
 /** Served only while toggled on by test_trigger_tool_change. */
-@McpService()
+@McpService({ deferred: true })
 export class TriggeredToolService {
   @Tool({ name: 'test_triggered_tool', description: 'A tool that comes and goes (see test_trigger_tool_change)' })
   triggered() {
@@ -22,7 +22,7 @@ export class TriggeredToolService {
 }
 
 /** Served only while toggled on by test_trigger_prompt_change. */
-@McpService()
+@McpService({ deferred: true })
 export class DynamicPromptService {
   @Prompt({ name: 'test_dynamic_prompt', title: 'Dynamic Prompt', description: 'A prompt that comes and goes (see test_trigger_prompt_change)' })
   dynamic() {

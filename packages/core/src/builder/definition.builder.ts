@@ -5,7 +5,17 @@
  */
 import { UriTemplate, type JsonObject, type PromptArgument } from '@typemcp/protocol';
 import { Context } from '../context/context.js';
-import { missingDescription, missingParamTypes, notAService, unreflectableParameter } from '../errors/definition-errors.js';
+import {
+  dtoPropertyNotInTemplate,
+  invalidName,
+  missingDescription,
+  missingParamTypes,
+  multipleInputs,
+  NAME_RULE,
+  notAService,
+  templateVariableNotInDto,
+  unreflectableParameter,
+} from '../errors/definition-errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { MetadataStorage } from '../metadata/metadata-storage.js';
 import type { DtoSchemaFactory } from '../schema/index.js';
@@ -26,10 +36,37 @@ function invocation(target: ClassType, method: string, paramTypes: unknown[], ra
   paramTypes.forEach((type, index) => {
     if (type === Context) plan.contextIndexes.push(index);
     else if (rawInput && !plan.input && type === Object) plan.input = { type: Object as ClassType, index, raw: true };
-    else if (!plan.input && typeof type === 'function' && !NOT_DTO.has(type)) plan.input = { type: type as ClassType, index };
-    else throw unreflectableParameter(target, method, index, type);
+    else if (typeof type === 'function' && !NOT_DTO.has(type)) {
+      if (plan.input) throw multipleInputs(target, method, plan.input, { type: type as ClassType, index });
+      plan.input = { type: type as ClassType, index };
+    } else throw unreflectableParameter(target, method, index, type);
   });
   return plan;
+}
+
+/** Tool and prompt names follow the MCP tool naming rule; a resource name is any non-empty string. */
+function checkName(kind: 'Tool' | 'Prompt' | 'Resource', name: unknown, target: ClassType, method: string): string {
+  const valid = typeof name === 'string' && (kind === 'Resource' ? name.length > 0 : NAME_RULE.test(name));
+  if (!valid) throw invalidName(kind, String(name), target, method);
+  return name;
+}
+
+/**
+ * Every template variable must land on a params DTO property (the rest are stripped, so the
+ * read would fail blaming the URI), and every required property must have a variable.
+ */
+function checkTemplateParams(template: string, plan: Invocation, schemas: DtoSchemaFactory, target: ClassType): void {
+  if (!plan.input) return;
+  const dto = plan.input.type;
+  const schema = schemas.forClass(dto);
+  const properties = Object.keys((schema.properties ?? {}) as JsonObject);
+  const variables = new UriTemplate(template).variableNames;
+  for (const variable of variables) {
+    if (!properties.includes(variable)) throw templateVariableNotInDto(template, variable, target, plan.method, dto, properties);
+  }
+  for (const property of (schema.required ?? []) as string[]) {
+    if (!variables.includes(property)) throw dtoPropertyNotInTemplate(template, property, target, plan.method, dto);
+  }
 }
 
 function promptArguments(schema: JsonObject): PromptArgument[] {
@@ -57,7 +94,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     return {
       definition: compact({
         ...rest,
-        name: options.name ?? method,
+        name: checkName('Tool', options.name ?? method, target, method),
         inputSchema: inputSchema ?? (plan.input ? schemas.forClass(plan.input.type) : emptyInput),
         outputSchema: output ? schemas.forClass(output) : undefined,
       }),
@@ -69,12 +106,14 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
 
   const resources = storage.membersOf(storage.resources, target).map(({ method, paramTypes, uri, options }) => {
     const template = UriTemplate.isTemplate(uri);
-    const { size, cache, ...base } = compact({ ...options, name: options.name ?? method });
+    const { size, cache, ...base } = compact({ ...options, name: checkName('Resource', options.name ?? method, target, method) });
+    const plan = invocation(target, method, paramTypes);
+    if (template) checkTemplateParams(uri, plan, schemas, target);
     return {
       definition: template ? { ...base, uriTemplate: uri } : compact({ ...base, uri, size }),
       template,
       cache,
-      invocation: invocation(target, method, paramTypes),
+      invocation: plan,
     };
   });
 
@@ -82,7 +121,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     if (!options?.description) throw missingDescription('Prompt', target, method);
     const plan = invocation(target, method, paramTypes);
     const args = plan.input ? promptArguments(schemas.forClass(plan.input.type)) : undefined;
-    return { definition: compact({ ...options, name: options.name ?? method, arguments: args?.length ? args : undefined }), invocation: plan };
+    const name = checkName('Prompt', options.name ?? method, target, method);
+    return { definition: compact({ ...options, name, arguments: args?.length ? args : undefined }), invocation: plan };
   });
 
   const completions = storage.membersOf(storage.completes, target).map(({ method, options }) => ({

@@ -1,9 +1,11 @@
 /**
- * Definition-time errors: thrown by createServer() while it builds, never while serving. Each has
- * a stable code; each message names the class and member and says what to change.
+ * Definition-time errors: thrown by createServer() while it builds, never while serving; and the
+ * start-up warnings for what builds but is probably a mistake. Each has a stable code; each
+ * message names the class and member and says what to change.
  */
 import { DefinitionError } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import type { DefinitionWarning } from '../server/server-options.interface.js';
 
 const where = (target: ClassType, method: string) => `${target.name}.${method}`;
 
@@ -45,10 +47,66 @@ export function missingParamTypes(target: ClassType, method: string): Definition
   );
 }
 
-export function unresolvedDependency(target: ClassType, detail: string): DefinitionError {
+/** `Class.constructor parameter N (name)`: where a dependency is asked for. */
+export function constructorParameter(target: ClassType, index: number, name?: string): string {
+  return `${target.name}.constructor parameter ${index + 1}${name ? ` (${name})` : ''}`;
+}
+
+/** A dependency the container cannot build: `needed` is the missing class or token, `by` who asks for it. */
+export function unresolvedDependency(needed: string, by?: string): DefinitionError {
   return new DefinitionError(
     'TYPEMCP_ERR_UNRESOLVED_DEPENDENCY',
-    `${target.name} could not be built: ${detail}. Mark each constructor dependency with @Injectable() or pass it in createServer({ providers }).`,
+    `Add @Injectable() to class ${needed}, or provide it in createServer({ providers: [{ provide: ${needed}, useClass | useValue }] })` +
+      (by ? `: ${by} needs it and the container cannot build it.` : ': the container cannot build it.'),
+  );
+}
+
+export function untypedDependency(target: ClassType, index: number, name: string | undefined, type: unknown): DefinitionError {
+  const seen = typeof type === 'function' ? type.name : String(type);
+  return new DefinitionError(
+    'TYPEMCP_ERR_UNTYPED_DEPENDENCY',
+    `${constructorParameter(target, index, name)} has a type the container cannot inject (${seen}: an interface, a type alias, ` +
+      'a union, a primitive or any), so it would receive undefined. Type it as a class: an @Injectable() class, or a class or ' +
+      'abstract class bound in createServer({ providers: [{ provide: TheClass, useClass | useValue }] }).',
+  );
+}
+
+export function multipleInputs(target: ClassType, method: string, first: { index: number; type: ClassType }, second: { index: number; type: ClassType }): DefinitionError {
+  return new DefinitionError(
+    'TYPEMCP_ERR_MULTIPLE_INPUTS',
+    `${where(target, method)} takes two input DTOs: parameter ${first.index + 1} (${first.type.name}) and parameter ${second.index + 1} ` +
+      `(${second.type.name}), but TypeMCP takes one input DTO per method; merge the fields into one class (extend one from the other, or nest one as a property).`,
+  );
+}
+
+/** MCP 2025-11-25 tool naming guidance, applied to prompts too: 1-128 of A-Z a-z 0-9 _ - . */
+export const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export function invalidName(kind: 'Tool' | 'Prompt' | 'Resource', name: string, target: ClassType, method: string): DefinitionError {
+  const rule =
+    kind === 'Resource'
+      ? 'a resource name must be a non-empty string'
+      : `${kind.toLowerCase()} names are 1 to 128 characters of A-Z a-z 0-9 _ - . (no spaces, slashes or other characters)`;
+  return new DefinitionError(
+    'TYPEMCP_ERR_INVALID_NAME',
+    `@${kind} on ${where(target, method)} has the name ${JSON.stringify(name)}, but ${rule}; set another with the "name" option.`,
+  );
+}
+
+export function templateVariableNotInDto(template: string, variable: string, target: ClassType, method: string, dto: ClassType, properties: string[]): DefinitionError {
+  const has = properties.length ? `has ${properties.join(', ')}` : 'has no properties';
+  return new DefinitionError(
+    'TYPEMCP_ERR_TEMPLATE_VARIABLE_NOT_IN_DTO',
+    `The variable "${variable}" of @Resource('${template}') on ${where(target, method)} has no property in ${dto.name}, which ${has}; ` +
+      `rename the variable or add a decorated "${variable}" property to ${dto.name}.`,
+  );
+}
+
+export function dtoPropertyNotInTemplate(template: string, property: string, target: ClassType, method: string, dto: ClassType): DefinitionError {
+  return new DefinitionError(
+    'TYPEMCP_ERR_DTO_PROPERTY_NOT_IN_TEMPLATE',
+    `${dto.name}.${property} is required, but @Resource('${template}') on ${where(target, method)} has no {${property}} variable to fill it, ` +
+      `so every read would fail; add {${property}} to the template or mark the property @IsOptional().`,
   );
 }
 
@@ -57,4 +115,14 @@ export function unknownCompletionTarget(origin: string, what: string): Definitio
     'TYPEMCP_ERR_UNKNOWN_COMPLETION_TARGET',
     `@Complete on ${origin} refers to ${what}, which no served service declares; fix the name or the argument.`,
   );
+}
+
+/** A warning, not an error: the server still starts. */
+export function unservedService(target: ClassType): DefinitionWarning {
+  return {
+    code: 'TYPEMCP_WARN_UNSERVED_SERVICE',
+    message:
+      `${target.name} is declared with @McpService() but no server serves it; add it to createServer({ services }), ` +
+      'or declare it @McpService({ deferred: true }) if server.addService() adds it at run time.',
+  };
 }

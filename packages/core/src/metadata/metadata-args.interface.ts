@@ -5,10 +5,21 @@ import type { CacheHint, Icon, JsonObject, ResourceDefinition, ToolAnnotations }
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ClassType<T = unknown> = new (...args: any[]) => T;
 
+/** Options of `@McpService()`. */
+export interface McpServiceOptions {
+  /**
+   * Served only once `server.addService()` adds it at run time: no start-up warning when the
+   * services given to createServer() leave it out.
+   */
+  deferred?: boolean;
+}
+
 /** `@McpService()` or `@Injectable()` on a class. */
 export interface ClassMetadataArgs {
   target: ClassType;
   kind: 'service' | 'injectable';
+  /** `@McpService({ deferred: true })`. */
+  deferred?: boolean;
 }
 
 /** What every member decorator records. */

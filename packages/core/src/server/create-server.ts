@@ -13,7 +13,8 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
-import type { ServerOptions } from './server-options.interface.js';
+import type { DefinitionWarning, ServerOptions } from './server-options.interface.js';
+import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
 
 /** Serve over stdio. */
 export type StdioListenOptions = { transport: 'stdio' } & StdioOptions;
@@ -70,6 +71,7 @@ export class TypeMcpServer {
   private readonly validator: DtoValidator;
   private readonly completions: CompletionTable = new Map();
   private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
+  private readonly onWarning: (warning: DefinitionWarning) => void;
 
   constructor(options: ServerOptions) {
     const { name, version, title, description, websiteUrl, icons } = options;
@@ -82,6 +84,7 @@ export class TypeMcpServer {
     this.schemas = new DtoSchemaFactory(options.schema);
     this.validator = new DtoValidator(this.schemas);
     this.container = options.container ?? new TypediContainer();
+    this.onWarning = options.onWarning ?? warnOnStderr;
     const storage = getMetadataStorage();
     // Services may inject the server itself (to announce resource updates, add services...).
     this.container.set(TypeMcpServer, this);
@@ -108,6 +111,7 @@ export class TypeMcpServer {
     this.container.register(target);
     const instance = this.container.get(target) as object;
     this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)) });
+    markServed(target);
   }
 
   /** Stops serving a service class; true when it was served. */
@@ -160,11 +164,13 @@ export class TypeMcpServer {
 
   /**
    * Starts serving. With stdio, resolves at once with the connection (await `closed` to run until
-   * stdin ends); with HTTP, once the server listens (requires @typemcp/http).
+   * stdin ends); with HTTP, once the server listens (requires @typemcp/http). First reports, through
+   * `onWarning`, each declared `@McpService()` no server in this process serves.
    */
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
+    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
     if (options.transport === 'stdio') {
       const { transport: _transport, ...rest } = options;
       return serveStdio(this.engine, rest);

@@ -6,6 +6,13 @@ import type { DtoSchemaOptions } from '../schema/index.js';
 /** Replaces what the container would build for `provide`: a ready value or another class. */
 export type Provider = { provide: unknown; useValue: unknown } | { provide: ClassType; useClass: ClassType };
 
+/** A start-up warning: something that builds but is probably a mistake. @publicApi */
+export interface DefinitionWarning {
+  /** A stable code such as `TYPEMCP_WARN_UNSERVED_SERVICE`. */
+  code: string;
+  message: string;
+}
+
 /** Options of {@link createServer}: the server's identity (name, version, title...) and how it is built. @publicApi */
 export interface ServerOptions
   extends Implementation,
@@ -21,6 +28,8 @@ export interface ServerOptions
   providers?: Provider[];
   /** The DI container (default: a fresh typedi container). */
   container?: ContainerAdapter;
+  /** Where start-up warnings go (default: one line each on stderr); `() => {}` silences them. */
+  onWarning?: (warning: DefinitionWarning) => void;
   /** JSON Schema generation options. */
   schema?: DtoSchemaOptions;
 }
