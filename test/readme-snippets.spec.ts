@@ -17,7 +17,7 @@ beforeAll(() => {
 describe('README TypeScript blocks', () => {
   it('finds the blocks of the root README and of each package README', () => {
     const readmes = new Set(compiled.map((s) => s.readme));
-    for (const readme of ['README.md', 'packages/testing/README.md']) {
+    for (const readme of ['README.md', 'packages/core/README.md', 'packages/http/README.md', 'packages/protocol/README.md', 'packages/testing/README.md']) {
       expect(readmes).toContain(readme);
     }
   });
