@@ -205,7 +205,7 @@ describe('the server never returns what its published output schema refuses', ()
 
 describe('the property can fail', () => {
   it('finds inputs that class-validator alone (the server before the schema check) accepts and the schema refuses', async () => {
-    for (const dto of [Formats, Choices, Shapes]) {
+    for (const dto of [Formats, Choices, Shapes] as ClassType[]) {
       const schema = new DtoSchemaFactory().forClass(dto);
       const client = compileStrict(schema);
       const keys = Object.keys(schema.properties as object);
