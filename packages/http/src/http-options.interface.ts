@@ -53,6 +53,15 @@ export interface HttpOptions {
   auth?: AuthOptions;
   /** Largest accepted request body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * After a refusal that closes the connection (413 for a body over `maxBodyBytes`, 503 on
+   * shutdown), the rest of the body is still read and thrown away, never buffered, up to this
+   * many bytes (default 16 MiB; 0: close at once), so a client that is still uploading reads the
+   * answer instead of a connection reset. Then the connection closes.
+   */
+  oversizeDrainBytes?: number;
+  /** The time limit of that discarding, in ms (default 5 000; 0: close at once). */
+  oversizeDrainMs?: number;
   /** Where sessions live (default: a MemorySessionStore with the two options below). */
   sessionStore?: SessionStore;
   /** A session with no request and no open stream for this long is closed (default 30 min). */

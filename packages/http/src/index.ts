@@ -6,7 +6,9 @@
  */
 export { createMcpExpressApp, type McpExpressApp, type McpServerLike } from './app/create-mcp-express-app.js';
 export { DEFAULT_MAX_BODY_BYTES } from './app/mcp-http.host.js';
-export { serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
+export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
+export { DEFAULT_OVERSIZE_DRAIN_BYTES, DEFAULT_OVERSIZE_DRAIN_MS } from './body/discard-body.js';
+export { HttpOptionError } from './errors/http-option.error.js';
 export { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from './errors/http-transport.error.js';
 export type { EventStore, StoredEvent } from './events/event-store.interface.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory-event.store.js';

@@ -4,9 +4,11 @@
  * with principal binding, shutdown).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolServer } from '@typemcp/protocol';
-import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import { DEFAULT_OVERSIZE_DRAIN_BYTES, DEFAULT_OVERSIZE_DRAIN_MS, sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
+import { nonNegativeInteger } from '../errors/http-option.error.js';
+import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { MemoryEventStore } from '../events/memory-event.store.js';
 import type { HttpOptions } from '../http-options.interface.js';
@@ -43,6 +45,8 @@ export class McpHttpHost implements SessionHost {
   readonly maxBodyBytes: number;
   readonly retryMs: number;
   readonly graceMs: number;
+  /** What is read and discarded of a body still arriving when the answer closes the connection. */
+  readonly drain: DiscardBudget;
   readonly events?: EventStore;
   readonly store: SessionStore;
   readonly keepAlive: KeepAlive;
@@ -63,6 +67,10 @@ export class McpHttpHost implements SessionHost {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.retryMs = options.retryMs ?? 1000;
     this.graceMs = options.graceMs ?? 5000;
+    this.drain = {
+      maxBytes: nonNegativeInteger('oversizeDrainBytes', options.oversizeDrainBytes, 'bytes') ?? DEFAULT_OVERSIZE_DRAIN_BYTES,
+      timeoutMs: nonNegativeInteger('oversizeDrainMs', options.oversizeDrainMs, 'milliseconds') ?? DEFAULT_OVERSIZE_DRAIN_MS,
+    };
     this.events = options.eventStore === false || !this.stateful ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
     this.keepAlive = new KeepAlive(options.keepAliveMs ?? 15_000);
@@ -141,6 +149,16 @@ export class McpHttpHost implements SessionHost {
     for (const connection of this.keepAlive.all()) connection.end();
     this.keepAlive.dispose();
     this.store.dispose();
+  }
+
+  /**
+   * Answers `error` (see toHttpError). A refusal that closes the connection while the body is
+   * still arriving first discards the rest of it, within `drain`, so the client reads the answer.
+   */
+  refuse(req: IncomingMessage, res: ServerResponse, error: unknown, where: string): void {
+    const refusal = this.toHttpError(error, where);
+    if (refusal.headers.Connection === 'close') sendThenDiscard(req, res, refusal, this.drain);
+    else sendHttpError(res, refusal);
   }
 
   /** `error` as an HttpTransportError; anything else is reported and becomes a 500. */

@@ -1,9 +1,12 @@
 /**
  * serveHttp(): createMcpExpressApp() on its own HTTP server, bound to 127.0.0.1 by default, with
- * a graceful close: stop accepting, give in-flight requests `graceMs`, end every stream, close.
+ * bounded time to send headers and a request (never counting an SSE response, which starts once
+ * the request is in), and a graceful close: stop accepting, give in-flight requests `graceMs`,
+ * end every stream, close.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpOptionError, nonNegativeInteger } from '../errors/http-option.error.js';
 import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { createMcpExpressApp, type McpServerLike } from './create-mcp-express-app.js';
@@ -12,6 +15,36 @@ import { createMcpExpressApp, type McpServerLike } from './create-mcp-express-ap
 export interface ServeHttpOptions extends HttpOptions {
   /** TCP port (default 3000; 0 picks a free one). */
   port?: number;
+  /**
+   * Longest time a client may take to send a request's headers, in ms, counted from the start of
+   * the request (default 15 000, at most `requestTimeoutMs`; 0 turns it off). Past it the
+   * connection is answered 408 and closed (node's `server.headersTimeout`).
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Longest time a client may take to send a whole request, headers and body, in ms (default
+   * 30 000; 0 turns it off). Past it the connection is answered 408 (when nothing was answered
+   * yet) and closed. Only receiving counts: a response, an SSE stream included, may last any
+   * time (node's `server.requestTimeout`).
+   */
+  requestTimeoutMs?: number;
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** node's http.Server timeout options from ours, checked; expired requests are looked for ten times per timeout, at most once a second. */
+function serverTimeouts(options: ServeHttpOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const requestTimeout = nonNegativeInteger('requestTimeoutMs', options.requestTimeoutMs, 'milliseconds') ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout =
+    nonNegativeInteger('headersTimeoutMs', options.headersTimeoutMs, 'milliseconds') ??
+    (requestTimeout === 0 ? DEFAULT_HEADERS_TIMEOUT_MS : Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout));
+  if (requestTimeout > 0 && headersTimeout > requestTimeout) {
+    throw new HttpOptionError('headersTimeoutMs', `headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout}): the headers are part of the request`);
+  }
+  const shortest = Math.min(...[headersTimeout, requestTimeout].filter((t) => t > 0));
+  const connectionsCheckingInterval = Number.isFinite(shortest) ? Math.min(1000, Math.max(10, Math.floor(shortest / 10))) : 30_000;
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
 }
 
 /** A running HTTP server. @publicApi */
@@ -34,9 +67,10 @@ const FORCE_CLOSE_AFTER_MS = 1000;
 /** Serves a server over Streamable HTTP (and HTTP+SSE). @publicApi */
 export async function serveHttp(server: McpServerLike, options: ServeHttpOptions = {}): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
+  const timeouts = serverTimeouts(options);
   const mcp = createMcpExpressApp(server, { ...options, host });
   mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(404, HttpErrorCode.NotFound, 'Not found')));
-  const httpServer = createServer(mcp.app);
+  const httpServer = createServer(timeouts, mcp.app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? 3000, host, () => {

@@ -1,7 +1,8 @@
 /**
  * Reads and parses a JSON request body under a byte cap: a declared Content-Length over the cap
- * is refused before reading; a body that grows past it (chunked) stops being read. A body that
- * an upstream parser (e.g. `express.json()`) already read is used as it is.
+ * is refused before reading; a body that grows past it (chunked) stops being read (what is left
+ * is discarded by whoever answers the 413, see discard-body.ts). A body that an upstream parser
+ * (e.g. `express.json()`) already read is used as it is.
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
@@ -13,7 +14,7 @@ export class BodyAbortedError extends Error {
 
 export function tooLarge(limit: number): HttpTransportError {
   return new HttpTransportError(413, HttpErrorCode.PayloadTooLarge, `Request body too large: the limit is ${limit} bytes`, -32000, {
-    // The rest of an oversized body is not read, so the connection cannot be reused.
+    // The rest of an oversized body is discarded, not parsed, so the connection cannot be reused.
     Connection: 'close',
   });
 }

@@ -22,7 +22,7 @@ export class LegacySseHandler {
       await work(await this.host.admit(req));
     } catch (error) {
       if (error instanceof BodyAbortedError) return;
-      sendHttpError(res, this.host.toHttpError(error, `${req.method} ${req.path}`));
+      this.host.refuse(req, res, error, `${req.method} ${req.path}`);
     }
   }
 

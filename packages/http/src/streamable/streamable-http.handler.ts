@@ -9,7 +9,7 @@ import type { Request, Response } from 'express';
 import { classifyMessage, type InboundMessage as Inbound } from '@typemcp/protocol';
 import { accepts, isJsonContentType } from '../body/media-type.js';
 import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
-import { HttpErrorCode, HttpTransportError, sendHttpError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
+import { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
 import { parseEventId } from './event-stream.js';
 import { StreamableSession } from './streamable-session.js';
@@ -70,7 +70,7 @@ export class StreamableHttpHandler {
       throw new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: ${this.host.path} accepts ${allow}`, -32000, { Allow: allow });
     } catch (error) {
       if (error instanceof BodyAbortedError) return;
-      sendHttpError(res, this.host.toHttpError(error, `${req.method} ${this.host.path}`));
+      this.host.refuse(req, res, error, `${req.method} ${this.host.path}`);
     }
   };
 
