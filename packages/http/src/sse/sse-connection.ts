@@ -95,6 +95,8 @@ export class SseConnection {
   end(onFlushed?: () => void): void {
     if (!this.started || this.res.writableEnded) return;
     if (onFlushed) this.res.once('finish', onFlushed);
+    // Node 22 writes the end of a chunked response past a corked body: flush the body first.
+    while (this.res.writableCorked > 0) this.res.uncork();
     this.res.end();
   }
 }
