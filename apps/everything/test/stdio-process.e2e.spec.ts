@@ -54,7 +54,7 @@ describe('everything server over stdio: hostile input', () => {
   it('rejects an arguments type error as a tool error naming the field', async () => {
     const response = await child.request('bad-add', 'tools/call', { name: 'add', arguments: { a: 'one', b: 2 } });
     expect(response.result).toEqual({
-      content: [{ type: 'text', text: 'Invalid arguments: a must be a number conforming to the specified constraints' }],
+      content: [{ type: 'text', text: 'Invalid arguments: `a` must be a number (got string "one")' }],
       isError: true,
     });
   });
