@@ -57,6 +57,7 @@ export {
   requestMeta,
   type ModernRequestMeta,
 } from './server/modern-request.js';
+export { InputRequiredError } from './server/input-required.error.js';
 export { RequestStateSealer, type RequestStateOptions } from './server/request-state.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions } from './server/session.js';
