@@ -29,6 +29,8 @@ export {
   type Revision,
   type RevisionFeatures,
 } from './revisions.js';
+export { PROTOCOL_DEFAULTS } from './options/defaults.js';
+export { checkOption, InvalidOptionError, MAX_TIMER_MS } from './options/invalid-option.error.js';
 export { DefinitionError } from './registry/definition.error.js';
 export { FeatureRegistry, type FeatureKind } from './registry/feature-registry.js';
 export type {
