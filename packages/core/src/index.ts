@@ -42,5 +42,5 @@ export {
   type StdioListenOptions,
 } from './server/create-server.js';
 export type { Provider, ServerOptions } from './server/server-options.interface.js';
-export { DefinitionError, ErrorCode, McpError, ToolError } from '@typemcp/protocol';
+export { DefinitionError, ErrorCode, InputRequiredError, InvalidOptionError, McpError, PROTOCOL_DEFAULTS, ToolError } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';
