@@ -11,6 +11,7 @@ export { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from './er
 export type { EventStore, StoredEvent } from './events/event-store.interface.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory-event.store.js';
 export type { AuthOptions, HttpOptions } from './http-options.interface.js';
+export { HTTP_DEFAULTS } from './options/http-defaults.js';
 export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';
 export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';

@@ -6,11 +6,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
+import { checkHttpOptions } from '../options/check-http-options.js';
+import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { createMcpExpressApp, type McpServerLike } from './create-mcp-express-app.js';
 
 /** @publicApi */
 export interface ServeHttpOptions extends HttpOptions {
-  /** TCP port (default 3000; 0 picks a free one). */
+  /** TCP port, 0 to 65535 (default 3000; 0 picks a free one). */
   port?: number;
 }
 
@@ -31,15 +33,20 @@ export interface HttpListener {
 // A connection still open this long after every session ended is cut (a slow upload, a stuck client).
 const FORCE_CLOSE_AFTER_MS = 1000;
 
-/** Serves a server over Streamable HTTP (and HTTP+SSE). @publicApi */
+/**
+ * Serves a server over Streamable HTTP (and HTTP+SSE). Throws an InvalidOptionError
+ * (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with, before listening.
+ * @publicApi
+ */
 export async function serveHttp(server: McpServerLike, options: ServeHttpOptions = {}): Promise<HttpListener> {
-  const host = options.host ?? '127.0.0.1';
+  checkHttpOptions(options);
+  const host = options.host ?? HTTP_DEFAULTS.host;
   const mcp = createMcpExpressApp(server, { ...options, host });
   mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(404, HttpErrorCode.NotFound, 'Not found')));
   const httpServer = createServer(mcp.app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 3000, host, () => {
+    httpServer.listen(options.port ?? HTTP_DEFAULTS.port, host, () => {
       httpServer.off('error', reject);
       resolve();
     });
@@ -49,7 +56,7 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   const base = `http://${shown}:${port}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `${base}${options.path ?? '/mcp'}`,
+    url: `${base}${options.path ?? HTTP_DEFAULTS.path}`,
     sseUrl: options.legacySse === false ? undefined : `${base}/sse`,
     port,
     host,
