@@ -30,6 +30,7 @@ export {
   type SampleResult,
 } from './context/context.js';
 export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
+export { UnrepresentableResultError } from './content/unrepresentable-result.error.js';
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';
 export { DtoSchemaFactory, type DtoSchemaOptions } from './schema/index.js';
@@ -42,5 +43,5 @@ export {
   type StdioListenOptions,
 } from './server/create-server.js';
 export type { Provider, ServerOptions } from './server/server-options.interface.js';
-export { DefinitionError, ErrorCode, InputRequiredError, InvalidOptionError, McpError, PROTOCOL_DEFAULTS, ToolError } from '@typemcp/protocol';
+export { DefinitionError, ErrorCode, InputRequiredError, InvalidOptionError, McpError, PROTOCOL_DEFAULTS, ResourceNotFoundError, ToolError } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

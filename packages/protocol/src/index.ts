@@ -61,6 +61,7 @@ export {
 } from './server/modern-request.js';
 export { InputRequiredError } from './server/input-required.error.js';
 export { RequestStateSealer, type RequestStateOptions } from './server/request-state.js';
+export { ResourceNotFoundError } from './server/resource-not-found.error.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export { ToolError } from './server/tool.error.js';
