@@ -4,7 +4,7 @@
  * reported as an internal error; a real error unrelated to the abort still is.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestContext } from '@typemcp/protocol';
+import type { CallToolResult, RequestContext } from '@typemcp/protocol';
 import { serverAndPeer, tick } from './support/memory-peer';
 
 const noInput = { type: 'object' as const, properties: {} };
@@ -14,7 +14,7 @@ function setup() {
   const { server, peer } = serverAndPeer({ onError: (error, where) => reported.push({ error, where }) });
   let ended!: () => void;
   const runEnded = new Promise<void>((resolve) => (ended = resolve));
-  const tool = (name: string, body: (ctx: RequestContext) => Promise<unknown>) =>
+  const tool = (name: string, body: (ctx: RequestContext) => Promise<CallToolResult>) =>
     server.registry.addTool({ name, description: 'd', inputSchema: noInput }, async (_args, ctx) => {
       try {
         return await body(ctx);

@@ -184,6 +184,7 @@ describe('multi round-trip requests', () => {
     server.registry.addTool({ name: 'held', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
       try {
         await question(ctx);
+        return text('answered');
       } catch (error) {
         seen.caught = error;
         throw new Error('thrown after the interim answer');

@@ -93,7 +93,7 @@ describe('ProtocolServer options', () => {
 });
 
 describe('serveStdio options', () => {
-  const bad: [string, Partial<StdioOptions> & Record<string, unknown>][] = [
+  const bad: [string, Record<string, unknown>][] = [
     ['maxMessageBytes', { maxMessageBytes: 0 }],
     ['maxMessageBytes', { maxMessageBytes: 1.5 }],
     ['graceMs', { graceMs: -1 }],
