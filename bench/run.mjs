@@ -14,7 +14,7 @@ import { pairedTable, resultsTable, perRoundTable, machineLine, writeReadmeResul
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
 
-// args[0] is the entry file, relative to the repo root (the child's cwd).
+// args[0] is the entry file, relative to the repo root (the child's cwd) or absolute.
 const SERVERS = [
   { name: 'raw', args: ['bench/servers/raw-echo.mjs'] },
   { name: 'sdk1', args: ['bench/servers/sdk1-add.mjs'] },
@@ -87,7 +87,7 @@ console.log(
 // Spawn once per server and reuse the same child for every round.
 const active = [];
 for (const def of SERVERS.filter((s) => !opts.only || opts.only.includes(s.name))) {
-  const entry = path.join(ROOT, def.args[0]);
+  const entry = path.resolve(ROOT, def.args[0]);
   if (!fs.existsSync(entry)) {
     console.log(`skip ${def.name}: ${path.relative(ROOT, entry)} does not exist`);
     continue;

@@ -8,9 +8,13 @@ function addLine(id, a, b) {
   return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${a},"b":${b}}}}\n`;
 }
 
-/** A tools/call add request whose serialised line (incl. '\n') is exactly `size` bytes. */
+/**
+ * A tools/call add request whose serialised line (incl. '\n') is exactly `size` bytes. The bulk
+ * rides in `params._meta`, which every server must accept, not in the arguments, where a server
+ * may refuse a field its tool does not declare (TypeMCP does by default).
+ */
 function bigLine(id, a, b, size) {
-  const head = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${a},"b":${b},"pad":"`;
+  const head = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":${a},"b":${b}},"_meta":{"pad":"`;
   const tail = '"}}}\n';
   const buf = Buffer.alloc(size, 'x');
   buf.write(head, 0, 'latin1');

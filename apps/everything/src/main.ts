@@ -13,9 +13,6 @@ function option(name: string, fallback: string): string {
 
 async function serveStdio(): Promise<void> {
   const connection = await createEverythingServer().listen({ transport: 'stdio' });
-  if (process.stdin.isTTY) {
-    process.stderr.write('typemcp-everything: serving MCP over stdio; connect an MCP client (Ctrl+D to stop)\n');
-  }
   await connection.closed;
   process.exit(0);
 }

@@ -3,6 +3,7 @@
  * JSON-RPC error and the server keeps answering; stdout carries nothing but JSON-RPC; the
  * process exits cleanly on end of stdin and on SIGTERM.
  */
+import { ONLY_THE_BANNER } from './support/banner';
 import { RawStdioChild, type Json } from './support/raw-stdio-child';
 
 describe('everything server over stdio: hostile input', () => {
@@ -71,6 +72,11 @@ describe('everything server over stdio: hostile input', () => {
       },
       { jsonrpc: '2.0', id: 'after-huge', result: {} },
     ]);
+  });
+
+  it('says on stderr, in one line, that it serves MCP over stdio and how to try it', () => {
+    expect(child.stderr).toMatch(ONLY_THE_BANNER);
+    expect(child.stderr).toContain('npx typemcp list -- node apps/everything/dist/main.js --transport stdio');
   });
 
   it('has written nothing but JSON-RPC 2.0 lines to stdout', () => {

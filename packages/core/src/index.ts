@@ -32,6 +32,7 @@ export {
   type SampleResult,
 } from './context/context.js';
 export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
+export { UnrepresentableResultError } from './content/unrepresentable-result.error.js';
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';
 export { DtoSchemaFactory, type DtoSchemaOptions, type UnknownFields } from './schema/index.js';
@@ -44,5 +45,5 @@ export {
   type StdioListenOptions,
 } from './server/create-server.js';
 export type { DefinitionWarning, Provider, ServerOptions } from './server/server-options.interface.js';
-export { DefinitionError, ErrorCode, McpError, ToolError } from '@typemcp/protocol';
+export { DefinitionError, ErrorCode, InputRequiredError, InvalidOptionError, McpError, PROTOCOL_DEFAULTS, ResourceNotFoundError, ToolError } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

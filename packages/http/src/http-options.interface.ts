@@ -21,7 +21,10 @@ export interface AuthOptions {
   samePrincipal?(a: unknown, b: unknown): boolean;
 }
 
-/** @publicApi */
+/**
+ * Defaults are in {@link HTTP_DEFAULTS}; a value that cannot work throws an InvalidOptionError
+ * (`TYPEMCP_ERR_INVALID_OPTION`) when the app is built. @publicApi
+ */
 export interface HttpOptions {
   /** Path of the Streamable HTTP endpoint (default `/mcp`). */
   path?: string;
@@ -64,9 +67,15 @@ export interface HttpOptions {
   oversizeDrainMs?: number;
   /** Where sessions live (default: a MemorySessionStore with the two options below). */
   sessionStore?: SessionStore;
-  /** A session with no request and no open stream for this long is closed (default 30 min). */
+  /**
+   * A session with no request and no open stream for this long is closed (default 30 min).
+   * Configures the default store only: refused together with `sessionStore`.
+   */
   idleTimeoutMs?: number;
-  /** Most sessions at once (default 10 000): then the least recently used idle one is closed, or 503. */
+  /**
+   * Most sessions at once (default 10 000): then the least recently used idle one is closed, or
+   * 503. Configures the default store only: refused together with `sessionStore`.
+   */
   maxSessions?: number;
   /** Keeps SSE events for `Last-Event-ID` resumption (default: a MemoryEventStore); `false` turns resumability off. */
   eventStore?: EventStore | false;

@@ -6,13 +6,12 @@
  */
 export { createMcpExpressApp, type McpExpressApp, type McpServerLike } from './app/create-mcp-express-app.js';
 export { DEFAULT_MAX_BODY_BYTES } from './app/mcp-http.host.js';
-export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
-export { DEFAULT_OVERSIZE_DRAIN_BYTES, DEFAULT_OVERSIZE_DRAIN_MS } from './body/discard-body.js';
-export { HttpOptionError } from './errors/http-option.error.js';
+export { serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
 export { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from './errors/http-transport.error.js';
 export type { EventStore, StoredEvent } from './events/event-store.interface.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory-event.store.js';
 export type { AuthOptions, HttpOptions } from './http-options.interface.js';
+export { HTTP_DEFAULTS } from './options/http-defaults.js';
 export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';
 export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';

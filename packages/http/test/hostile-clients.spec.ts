@@ -3,7 +3,8 @@
  * (the client must read the 413, not a reset), bodies and headers that stop arriving (the
  * connection is cut within the configured timeouts), and SSE streams that must outlive them.
  */
-import { HttpOptionError, serveHttp } from '@typemcp/http';
+import { InvalidOptionError } from '@typemcp/protocol';
+import { serveHttp } from '@typemcp/http';
 import { buildEngine, initialize, JSON_AND_SSE, post, serve, SseReader, type Served } from './support/http-fixture';
 import { chunked, exchange, filler, head, statusOf } from './support/raw-socket';
 
@@ -133,18 +134,18 @@ describe('option checks', () => {
     ['requestTimeoutMs', 1.5],
     ['oversizeDrainBytes', Number.NaN],
     ['oversizeDrainMs', '5000'],
-  ])('refuses %s = %p with TYPEMCP_HTTP_INVALID_OPTION', async (option, value) => {
+  ])('refuses %s = %p with TYPEMCP_ERR_INVALID_OPTION', async (option, value) => {
     const error = await serveHttp(buildEngine(), { port: 0, [option]: value }).then(
       (listener) => (void listener.close(0), undefined),
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(HttpOptionError);
-    expect(error).toMatchObject({ code: 'TYPEMCP_HTTP_INVALID_OPTION', option, message: expect.stringContaining(`${option} must be a non-negative integer`) });
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect(error).toMatchObject({ code: 'TYPEMCP_ERR_INVALID_OPTION', option, message: expect.stringContaining(`Invalid option "${option}"`) });
   });
 
   it('refuses a headers timeout longer than the request timeout', async () => {
     await expect(serveHttp(buildEngine(), { port: 0, headersTimeoutMs: 2000, requestTimeoutMs: 1000 })).rejects.toMatchObject({
-      code: 'TYPEMCP_HTTP_INVALID_OPTION',
+      code: 'TYPEMCP_ERR_INVALID_OPTION',
       option: 'headersTimeoutMs',
     });
   });

@@ -29,6 +29,8 @@ export {
   type Revision,
   type RevisionFeatures,
 } from './revisions.js';
+export { PROTOCOL_DEFAULTS } from './options/defaults.js';
+export { checkOption, InvalidOptionError, MAX_TIMER_MS } from './options/invalid-option.error.js';
 export { DefinitionError } from './registry/definition.error.js';
 export { FeatureRegistry, type FeatureKind } from './registry/feature-registry.js';
 export type {
@@ -57,7 +59,9 @@ export {
   requestMeta,
   type ModernRequestMeta,
 } from './server/modern-request.js';
+export { InputRequiredError } from './server/input-required.error.js';
 export { RequestStateSealer, type RequestStateOptions } from './server/request-state.js';
+export { ResourceNotFoundError } from './server/resource-not-found.error.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export { ToolError } from './server/tool.error.js';

@@ -3,7 +3,7 @@
  * caching hints, multi round-trip requests, subscriptions/listen, and the legacy era untouched
  * on the same server.
  */
-import { ErrorCode, MetaKey, type JsonObject, type RequestContext } from '@typemcp/protocol';
+import { ErrorCode, InputRequiredError, MetaKey, type JsonObject, type RequestContext } from '@typemcp/protocol';
 import { MemoryPeer, serverAndPeer, tick, type Message } from './support/memory-peer';
 
 const MODERN = '2026-07-28';
@@ -169,6 +169,41 @@ describe('multi round-trip requests', () => {
     );
     expect(retry.result).toMatchObject({ resultType: 'complete', ...text('accept:Tom') });
     expect(runs.ask).toBe(2);
+  });
+
+  it.each([
+    ['elicit', (ctx: RequestContext) => ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } })],
+    ['sample', (ctx: RequestContext) => ctx.sample({ messages: [], maxTokens: 5 })],
+    ['roots', (ctx: RequestContext) => ctx.roots()],
+  ])('ends the suspended run once input_required is sent (%s): finally runs, the error is catchable, late results are dropped', async (_kind, question) => {
+    const errors: unknown[] = [];
+    const { server, peer } = setup({ onError: (e) => errors.push(e) });
+    const seen: { sentBeforeRelease?: boolean; caught?: unknown; released?: boolean } = {};
+    let afterCatch!: () => void;
+    const finished = new Promise<void>((resolve) => (afterCatch = resolve));
+    server.registry.addTool({ name: 'held', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
+      try {
+        await question(ctx);
+        return text('answered');
+      } catch (error) {
+        seen.caught = error;
+        throw new Error('thrown after the interim answer');
+      } finally {
+        seen.sentBeforeRelease = peer.received.some((m) => m.id === 1000);
+        seen.released = true;
+        setImmediate(afterCatch);
+      }
+    });
+    const caps = { elicitation: {}, sampling: {}, roots: {} };
+    const first = await modern(peer, 'tools/call', { name: 'held' }, caps);
+    expect(first.result).toMatchObject({ resultType: 'input_required' });
+    await finished;
+    expect(seen).toEqual({ sentBeforeRelease: true, caught: expect.any(InputRequiredError), released: true });
+    expect(seen.caught).toMatchObject({ code: 'TYPEMCP_INPUT_REQUIRED', message: expect.stringContaining('input_required') });
+    await tick();
+    // One response, and nothing reported for what the handler did after it.
+    expect(peer.received.filter((m) => m.id === 1000)).toHaveLength(1);
+    expect(errors).toEqual([]);
   });
 
   it('asks again when the retry lacks the answer, and runs several rounds', async () => {

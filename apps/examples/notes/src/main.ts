@@ -9,8 +9,7 @@ async function main(): Promise<void> {
   const at = process.argv.indexOf('--data-dir');
   const dataDir = at > 0 ? process.argv[at + 1] : undefined;
   const connection = await createNotesServer({ dataDir }).listen({ transport: 'stdio' });
-  // stdout belongs to the protocol: anything for a human goes to stderr.
-  if (process.stdin.isTTY) process.stderr.write('typemcp-notes: serving MCP over stdio; connect an MCP client (Ctrl+D to stop)\n');
+  // listen() prints one line on stderr (stdout belongs to the protocol); `banner: false` silences it.
   await connection.closed;
   process.exit(0);
 }

@@ -13,6 +13,7 @@ import {
   Prompt,
   Resource,
   resourceLink,
+  ResourceNotFoundError,
   Tool,
   ToolError,
   TypeMcpServer,
@@ -119,8 +120,8 @@ export class NotesService {
   @Resource('notes://{id}', { name: 'note', title: 'Note', description: 'One note as Markdown.', mimeType: 'text/markdown' })
   note(params: NoteRef) {
     const note = this.notes.find(params.id);
-    // Resources answer with protocol errors: -32002 is the code clients know for "no such resource".
-    if (!note) throw new McpError(ErrorCode.ResourceNotFound, `Note ${params.id} not found`, { uri: noteUri(params.id) });
+    // The engine answers it with the revision's "no such resource" code (-32002, or -32602 at 2026-07-28).
+    if (!note) throw new ResourceNotFoundError(noteUri(params.id), `Note ${params.id} not found`);
     return toMarkdown(note);
   }
 

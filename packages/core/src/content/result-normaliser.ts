@@ -1,6 +1,8 @@
 /**
  * Turns what a decorated method returns into the MCP result: strings, content blocks, output
- * DTOs, or the full result object.
+ * DTOs, or the full result object. Values are turned into JSON text without silent loss: a Date
+ * becomes its ISO string, a bigint its decimal digits, and what JSON cannot carry (Map, Set,
+ * functions, symbols, promises, NaN and Infinity) throws an UnrepresentableResultError.
  */
 import { instanceToPlain } from 'class-transformer';
 import type {
@@ -12,6 +14,7 @@ import type {
   ReadResourceResult,
   ResourceContents,
 } from '@typemcp/protocol';
+import { UnrepresentableResultError } from './unrepresentable-result.error.js';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
@@ -20,24 +23,70 @@ export function isBlock(value: unknown): value is ContentBlock {
   return value !== null && typeof value === 'object' && BLOCK_TYPES.has((value as { type?: unknown }).type as string);
 }
 
+function describe(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'number':
+      return Number.isFinite(value) ? undefined : String(value);
+    case 'object':
+      if (value instanceof Map) return 'a Map';
+      if (value instanceof Set) return 'a Set';
+      if (value instanceof WeakMap || value instanceof WeakSet) return `a ${value.constructor.name}`;
+      if (value instanceof Promise) return 'a Promise (await it first)';
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+// Sees every value JSON.stringify would write, after toJSON (a Date is already its ISO string).
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  const problem = describe(value);
+  if (problem === undefined) return value;
+  const where = key === '' ? '' : ` at "${key}"`;
+  throw new UnrepresentableResultError(
+    `returned ${problem}${where}, which JSON cannot represent; return plain objects, arrays, strings, numbers and booleans ` +
+      '(e.g. Object.fromEntries(map), [...set])',
+  );
+}
+
+/** `value` as JSON text, refusing what JSON would silently lose. */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value, replacer);
+}
+
 function toBlock(value: unknown): ContentBlock {
   if (typeof value === 'string') return { type: 'text', text: value };
   if (isBlock(value)) return value;
-  return { type: 'text', text: JSON.stringify(value) };
+  if (value instanceof Date) return { type: 'text', text: value.toISOString() };
+  return { type: 'text', text: toJsonText(value) };
 }
 
 /**
  * A tool's return value as a CallToolResult. With an output DTO, an object result becomes
  * `structuredContent` and is mirrored as JSON text (for clients that only read content).
+ * `undefined` and `null` are an empty result (`{ content: [] }`), except for a tool with an
+ * output DTO, which must return one.
  */
 export function toCallToolResult(value: unknown, hasOutput: boolean): CallToolResult {
-  if (value === undefined || value === null) return { content: [] };
+  if (value === undefined || value === null) {
+    if (hasOutput) throw new UnrepresentableResultError(`returned ${String(value)} but declares an output DTO; return an instance of it (or throw a ToolError)`);
+    return { content: [] };
+  }
   if (typeof value === 'object' && Array.isArray((value as CallToolResult).content) && !isBlock(value)) return value as CallToolResult;
   if (hasOutput && typeof value === 'object' && !Array.isArray(value) && !isBlock(value)) {
     const structuredContent = instanceToPlain(value) as JsonObject;
-    return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+    return { content: [{ type: 'text', text: toJsonText(structuredContent) }], structuredContent };
   }
   return { content: Array.isArray(value) ? value.map(toBlock) : [toBlock(value)] };
+}
+
+function isContents(value: unknown): value is ResourceContents {
+  return value !== null && typeof value === 'object' && typeof (value as ResourceContents).uri === 'string' && ('text' in value || 'blob' in value);
 }
 
 /** A resource method's return value as a ReadResourceResult for `uri`. */
@@ -46,8 +95,16 @@ export function toReadResourceResult(value: unknown, uri: string, mimeType: stri
   if (typeof value === 'string') return { contents: [withType({ uri, text: value })] };
   if (value instanceof Uint8Array) return { contents: [withType({ uri, blob: Buffer.from(value).toString('base64') })] };
   if (value && typeof value === 'object' && Array.isArray((value as ReadResourceResult).contents)) return value as ReadResourceResult;
-  const list = (Array.isArray(value) ? value : [value]) as ResourceContents[];
-  return { contents: list.map((c) => (c.mimeType || !mimeType ? c : { ...c, mimeType })) };
+  const list = (Array.isArray(value) ? value : [value]) as unknown[];
+  const at = list.findIndex((c) => !isContents(c));
+  if (at >= 0) {
+    const odd = list[at];
+    const what = describe(odd) ?? (odd === null || odd === undefined ? String(odd) : Array.isArray(odd) ? 'a nested array' : `a ${typeof odd}`);
+    throw new UnrepresentableResultError(
+      `resource ${uri} returned ${what}; return a string, bytes (Uint8Array), { uri, text | blob }, an array of those, or { contents }`,
+    );
+  }
+  return { contents: (list as ResourceContents[]).map((c) => (c.mimeType || !mimeType ? c : { ...c, mimeType })) };
 }
 
 /** A prompt method's return value as a GetPromptResult. */

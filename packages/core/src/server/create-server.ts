@@ -2,7 +2,7 @@
  * createServer(): builds every definition once from the decorator records, resolves service
  * instances through the container, binds them to a protocol engine, and serves it.
  */
-import { ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions } from '@typemcp/protocol';
+import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions } from '@typemcp/protocol';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
@@ -13,6 +13,7 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
+import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
 
@@ -74,6 +75,7 @@ export class TypeMcpServer {
   private readonly onWarning: (warning: DefinitionWarning) => void;
 
   constructor(options: ServerOptions) {
+    checkServerOptions(options);
     const { name, version, title, description, websiteUrl, icons } = options;
     this.engine = new ProtocolServer({
       ...options,
@@ -99,27 +101,42 @@ export class TypeMcpServer {
       this.container.set(provider.provide, this.container.get(provider.useClass));
     }
     const services = options.services ?? storage.classes.filter((c) => c.kind === 'service').map((c) => c.target);
-    for (const service of services) this.addService(service);
-    this.checkCompletions();
+    // Completion targets may be declared by a later service: checked once all are bound.
+    for (const service of services) this.bind(service, false);
+    this.checkCompletions(Array.from(this.bound.values(), (b) => b.def));
   }
 
-  /** Serves a service class (at start-up or later: clients get `list_changed`). */
+  /**
+   * Serves a service class (at start-up or later: clients get `list_changed`). Checked like the
+   * services given to createServer(): duplicates and @Complete targets that no served service
+   * (this one included) declares throw a DefinitionError, and nothing of the class is served.
+   */
   addService(target: ClassType): void {
+    this.bind(target, true);
+  }
+
+  private bind(target: ClassType, checkCompletions: boolean): void {
     if (this.bound.has(target)) return;
     const def = buildServiceDefinition(target, getMetadataStorage(), this.schemas);
     this.checkDuplicates(def);
+    if (checkCompletions) this.checkCompletions([def], def);
     this.container.register(target);
     const instance = this.container.get(target) as object;
     this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)) });
     markServed(target);
+    if (def.completions.length) this.engine.registry.completersChanged();
   }
 
-  /** Stops serving a service class; true when it was served. */
+  /**
+   * Stops serving a service class, its completion handlers included (the `completions`
+   * capability is derived again); true when it was served.
+   */
   removeService(target: ClassType): boolean {
     const entry = this.bound.get(target);
     if (!entry) return false;
     entry.unbind();
     this.bound.delete(target);
+    if (entry.def.completions.length) this.engine.registry.completersChanged();
     return true;
   }
 
@@ -140,9 +157,12 @@ export class TypeMcpServer {
     for (const r of def.resources) check('Resource', 'uri' in r.definition ? r.definition.uri : r.definition.uriTemplate, r.invocation.origin);
   }
 
-  private checkCompletions(): void {
+  /** Throws for a completion of `checked` whose target no served service (nor `extra`) declares. */
+  private checkCompletions(checked: readonly ServiceDefinition[], extra?: ServiceDefinition): void {
     const targets = new Set<string>();
-    for (const { def } of this.bound.values()) {
+    const declaring = Array.from(this.bound.values(), (b) => b.def);
+    if (extra) declaring.push(extra);
+    for (const def of declaring) {
       for (const p of def.prompts) for (const a of p.definition.arguments ?? []) targets.add(`${completionKey('prompt', p.definition.name)}#${a.name}`);
       for (const r of def.resources) {
         if ('uriTemplate' in r.definition) {
@@ -150,7 +170,7 @@ export class TypeMcpServer {
         }
       }
     }
-    for (const { def } of this.bound.values()) {
+    for (const def of checked) {
       for (const c of def.completions) {
         const o = c.options;
         const key = 'prompt' in o ? `${completionKey('prompt', o.prompt)}#${o.argument}` : `${completionKey('resource', o.resource)}#${o.argument}`;
@@ -179,7 +199,8 @@ export class TypeMcpServer {
       const { transport: _transport, ...rest } = options;
       return loadHttp().serveHttp(this, rest);
     }
-    throw new Error(`Unknown transport "${String((options as { transport: unknown }).transport)}"; use 'stdio' or 'http'`);
+    const transport = String((options as { transport?: unknown } | undefined)?.transport);
+    throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
   }
 
   /** The instance the container holds for a class (a service or an injectable). */
@@ -199,7 +220,11 @@ export class TypeMcpServer {
   }
 }
 
-/** Builds a server from decorated service classes. Definition mistakes throw here, with a stable code. @publicApi */
+/**
+ * Builds a server from decorated service classes. Definition mistakes (DefinitionError) and bad
+ * options (InvalidOptionError, `TYPEMCP_ERR_INVALID_OPTION`) throw here, with a stable code.
+ * @publicApi
+ */
 export function createServer(options: ServerOptions): TypeMcpServer {
   return new TypeMcpServer(options);
 }

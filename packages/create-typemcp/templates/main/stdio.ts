@@ -7,8 +7,7 @@ import { createAppServer } from './server.js';
 
 async function main(): Promise<void> {
   const connection = await createAppServer().listen({ transport: 'stdio' });
-  // stdout belongs to the protocol: anything meant for a person goes to stderr.
-  if (process.stdin.isTTY) process.stderr.write('{{name}}: serving MCP over stdio; connect an MCP client (Ctrl+D to stop)\n');
+  // listen() prints one line on stderr (stdout belongs to the protocol); `banner: false` silences it.
   // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered. Exit
   // explicitly: after a signal, the still-open stdin would keep the process alive.
   await connection.closed;

@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolServer } from '@typemcp/protocol';
-import { DEFAULT_OVERSIZE_DRAIN_BYTES, DEFAULT_OVERSIZE_DRAIN_MS, sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
-import { nonNegativeInteger } from '../errors/http-option.error.js';
+import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
 import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { MemoryEventStore } from '../events/memory-event.store.js';
 import type { HttpOptions } from '../http-options.interface.js';
+import { checkHttpOptions } from '../options/check-http-options.js';
+import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { HostOriginGuard, isLoopback, LOOPBACK_HOSTS } from '../security/host-origin.guard.js';
 import { samePrincipalByJson } from '../security/same-principal.js';
@@ -20,7 +21,7 @@ import type { SessionStore, StoredSession } from '../sessions/session-store.inte
 import { KeepAlive } from '../sse/keep-alive.js';
 import type { SessionHost, StreamableSession } from '../streamable/streamable-session.js';
 
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = HTTP_DEFAULTS.maxBodyBytes;
 
 /** A request as express routes it (mount path, protocol). */
 export type RoutedRequest = IncomingMessage & { baseUrl?: string; protocol?: string };
@@ -62,19 +63,20 @@ export class McpHttpHost implements SessionHost {
     readonly engine: ProtocolServer,
     readonly options: HttpOptions,
   ) {
-    this.path = options.path ?? '/mcp';
-    this.stateful = options.sessions !== false;
+    checkHttpOptions(options);
+    this.path = options.path ?? HTTP_DEFAULTS.path;
+    this.stateful = options.sessions ?? HTTP_DEFAULTS.sessions;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.retryMs = options.retryMs ?? 1000;
-    this.graceMs = options.graceMs ?? 5000;
+    this.retryMs = options.retryMs ?? HTTP_DEFAULTS.retryMs;
+    this.graceMs = options.graceMs ?? HTTP_DEFAULTS.graceMs;
     this.drain = {
-      maxBytes: nonNegativeInteger('oversizeDrainBytes', options.oversizeDrainBytes, 'bytes') ?? DEFAULT_OVERSIZE_DRAIN_BYTES,
-      timeoutMs: nonNegativeInteger('oversizeDrainMs', options.oversizeDrainMs, 'milliseconds') ?? DEFAULT_OVERSIZE_DRAIN_MS,
+      maxBytes: options.oversizeDrainBytes ?? HTTP_DEFAULTS.oversizeDrainBytes,
+      timeoutMs: options.oversizeDrainMs ?? HTTP_DEFAULTS.oversizeDrainMs,
     };
     this.events = options.eventStore === false || !this.stateful ? undefined : (options.eventStore ?? new MemoryEventStore());
     this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
-    this.keepAlive = new KeepAlive(options.keepAliveMs ?? 15_000);
-    const bind = options.host ?? '127.0.0.1';
+    this.keepAlive = new KeepAlive(options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
+    const bind = options.host ?? HTTP_DEFAULTS.host;
     this.guard = new HostOriginGuard(
       options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false),
       options.allowedOrigins ?? LOOPBACK_HOSTS,

@@ -6,14 +6,16 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpOptionError, nonNegativeInteger } from '../errors/http-option.error.js';
+import { InvalidOptionError } from '@typemcp/protocol';
 import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
+import { checkHttpOptions } from '../options/check-http-options.js';
+import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { createMcpExpressApp, type McpServerLike } from './create-mcp-express-app.js';
 
 /** @publicApi */
 export interface ServeHttpOptions extends HttpOptions {
-  /** TCP port (default 3000; 0 picks a free one). */
+  /** TCP port, 0 to 65535 (default 3000; 0 picks a free one). */
   port?: number;
   /**
    * Longest time a client may take to send a request's headers, in ms, counted from the start of
@@ -30,17 +32,17 @@ export interface ServeHttpOptions extends HttpOptions {
   requestTimeoutMs?: number;
 }
 
-export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
 /** node's http.Server timeout options from ours, checked; expired requests are looked for ten times per timeout, at most once a second. */
 function serverTimeouts(options: ServeHttpOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
-  const requestTimeout = nonNegativeInteger('requestTimeoutMs', options.requestTimeoutMs, 'milliseconds') ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
   const headersTimeout =
-    nonNegativeInteger('headersTimeoutMs', options.headersTimeoutMs, 'milliseconds') ??
-    (requestTimeout === 0 ? DEFAULT_HEADERS_TIMEOUT_MS : Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout));
+    options.headersTimeoutMs ??
+    (requestTimeout === 0 ? HTTP_DEFAULTS.headersTimeoutMs : Math.min(HTTP_DEFAULTS.headersTimeoutMs, requestTimeout));
   if (requestTimeout > 0 && headersTimeout > requestTimeout) {
-    throw new HttpOptionError('headersTimeoutMs', `headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout}): the headers are part of the request`);
+    throw new InvalidOptionError(
+      'headersTimeoutMs',
+      `Invalid option "headersTimeoutMs": ${headersTimeout} exceeds requestTimeoutMs (${requestTimeout}), and the headers are part of the request.`,
+    );
   }
   const shortest = Math.min(...[headersTimeout, requestTimeout].filter((t) => t > 0));
   const connectionsCheckingInterval = Number.isFinite(shortest) ? Math.min(1000, Math.max(10, Math.floor(shortest / 10))) : 30_000;
@@ -64,16 +66,21 @@ export interface HttpListener {
 // A connection still open this long after every session ended is cut (a slow upload, a stuck client).
 const FORCE_CLOSE_AFTER_MS = 1000;
 
-/** Serves a server over Streamable HTTP (and HTTP+SSE). @publicApi */
+/**
+ * Serves a server over Streamable HTTP (and HTTP+SSE). Throws an InvalidOptionError
+ * (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with, before listening.
+ * @publicApi
+ */
 export async function serveHttp(server: McpServerLike, options: ServeHttpOptions = {}): Promise<HttpListener> {
-  const host = options.host ?? '127.0.0.1';
+  checkHttpOptions(options);
+  const host = options.host ?? HTTP_DEFAULTS.host;
   const timeouts = serverTimeouts(options);
   const mcp = createMcpExpressApp(server, { ...options, host });
   mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(404, HttpErrorCode.NotFound, 'Not found')));
   const httpServer = createServer(timeouts, mcp.app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 3000, host, () => {
+    httpServer.listen(options.port ?? HTTP_DEFAULTS.port, host, () => {
       httpServer.off('error', reject);
       resolve();
     });
@@ -83,7 +90,7 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   const base = `http://${shown}:${port}`;
   let closing: Promise<void> | undefined;
   return {
-    url: `${base}${options.path ?? '/mcp'}`,
+    url: `${base}${options.path ?? HTTP_DEFAULTS.path}`,
     sseUrl: options.legacySse === false ? undefined : `${base}/sse`,
     port,
     host,

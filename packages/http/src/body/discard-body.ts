@@ -14,8 +14,6 @@ export interface DiscardBudget {
   readonly timeoutMs: number;
 }
 
-export const DEFAULT_OVERSIZE_DRAIN_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_OVERSIZE_DRAIN_MS = 5000;
 
 /** Sends `error`; the response ends once the request body ended or the budget ran out. */
 export function sendThenDiscard(req: IncomingMessage, res: ServerResponse, error: HttpTransportError, budget: DiscardBudget): void {

@@ -4,6 +4,8 @@
  * recently used idle session. A busy session (a request in flight, a stream open) is never
  * evicted; when every session is busy a new one is refused (the caller answers 503).
  */
+import { checkOption as check } from '@typemcp/protocol';
+import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import type { SessionStore, StoredSession } from './session-store.interface.js';
 
 /** @publicApi */
@@ -18,8 +20,8 @@ export interface MemorySessionStoreOptions {
   onEvict?: (session: StoredSession, reason: 'idle' | 'capacity') => void;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
-export const DEFAULT_MAX_SESSIONS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = HTTP_DEFAULTS.idleTimeoutMs;
+export const DEFAULT_MAX_SESSIONS = HTTP_DEFAULTS.maxSessions;
 
 /** @publicApi */
 export class MemorySessionStore implements SessionStore {
@@ -28,7 +30,12 @@ export class MemorySessionStore implements SessionStore {
   private readonly maxSessions: number;
   private readonly timer: NodeJS.Timeout;
 
+  /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(private readonly options: MemorySessionStoreOptions = {}) {
+    check.ms('idleTimeoutMs', options.idleTimeoutMs, 1, DEFAULT_IDLE_TIMEOUT_MS);
+    check.integer('maxSessions', options.maxSessions, 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_SESSIONS);
+    check.ms('sweepIntervalMs', options.sweepIntervalMs, 1);
+    check.function('onEvict', options.onEvict);
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     const interval = options.sweepIntervalMs ?? Math.min(60_000, Math.max(10, Math.floor(this.idleTimeoutMs / 4)));

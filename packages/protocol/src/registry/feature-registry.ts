@@ -169,6 +169,14 @@ export class FeatureRegistry {
     return { tools: this.tools.size, resources: this.resources.size, templates: this.templates.size, prompts: this.prompts.size };
   }
 
+  /**
+   * Call after adding or removing completion handlers of registered prompts or templates in
+   * place: what is derived from the registry (the `completions` capability) is derived again.
+   */
+  completersChanged(): void {
+    this.version++;
+  }
+
   /** True when any prompt or template has a completion handler. */
   hasCompleters(): boolean {
     const has = (c?: Completers) => c !== undefined && Object.keys(c).length > 0;

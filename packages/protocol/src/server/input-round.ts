@@ -11,6 +11,7 @@
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
+import { InputRequiredError } from './input-required.error.js';
 import { digest, type RequestStateSealer } from './request-state.js';
 
 /** The client-side methods a round can ask for, and the prefix of their input keys. */
@@ -73,8 +74,11 @@ export class InputRound {
   private asked = 0;
   private pending = 0;
   private stall?: { promise: Promise<InputRequired>; resolve(value: InputRequired): void };
+  /** Rejecters of the questions waiting for the next round; undefined once released. */
+  private waiting: ((error: Error) => void)[] | undefined = [];
 
   private constructor(
+    private readonly method: string,
     private readonly sealer: RequestStateSealer,
     private readonly binding: () => [requestDigest: string, principalDigest: string],
     /** Earlier rounds' answers (verified) and this retry's `inputResponses` (checked when used). */
@@ -96,7 +100,7 @@ export class InputRound {
     if (responses !== undefined && !isObject(responses)) {
       throw new McpError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
     }
-    return new InputRound(sealer, bind, responses || earlier ? { ...responses, ...earlier } : NO_ANSWERS);
+    return new InputRound(method, sealer, bind, responses || earlier ? { ...responses, ...earlier } : NO_ANSWERS);
   }
 
   /** Settles with the interim result once the handler waits on questions this round cannot answer. */
@@ -110,12 +114,13 @@ export class InputRound {
   }
 
   /**
-   * The answer to the handler's next question: from this retry or an earlier round, or never
-   * (the request is answered with `input_required` once every question asked in this turn of
-   * the event loop is collected). `key` names the question in `inputRequests`; by default it is
-   * the method's kind and the question's position, e.g. `elicitation-0`.
+   * The answer to the handler's next question: from this retry or an earlier round, or an
+   * {@link InputRequiredError} once the request was answered with `input_required` (sent when
+   * every question asked in this turn of the event loop is collected). `key` names the question
+   * in `inputRequests`; by default it is the method's kind and the question's position, e.g. `elicitation-0`.
    */
   ask<T>(method: InputMethod, params: JsonObject | undefined, key = `${KINDS[method]}-${this.asked}`): Promise<T> {
+    if (!this.waiting) return Promise.reject(new InputRequiredError(this.method));
     this.asked++;
     const answer = this.answers[key];
     if (answer !== undefined) {
@@ -127,7 +132,27 @@ export class InputRound {
     this.requests[key] = params === undefined ? { method } : { method, params };
     // Questions asked together (Promise.all) go out in one round: wait one turn of the event loop.
     if (this.pending++ === 0) setImmediate(() => this.emit());
-    return new Promise<T>(() => undefined);
+    const waiting = this.waiting;
+    const question = new Promise<T>((_resolve, reject) => waiting.push(reject));
+    // A question the handler dropped must not become an unhandled rejection when released.
+    question.catch(() => undefined);
+    return question;
+  }
+
+  /** True once the request was answered with `input_required` (or abandoned). */
+  get released(): boolean {
+    return this.waiting === undefined;
+  }
+
+  /**
+   * Called once the request was answered (or abandoned): every question still waiting rejects
+   * with an InputRequiredError, and so does any asked later, so the handler's run can end.
+   */
+  release(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    this.waiting = undefined;
+    for (const reject of waiting) reject(new InputRequiredError(this.method));
   }
 
   private emit(): void {

@@ -20,6 +20,8 @@ import { MetaKey } from './modern-request.js';
 import type { CacheHint, RequestContext } from './request-context.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { paginate, type Page } from './pagination.js';
+import { checkServerOptions } from '../options/check-server-options.js';
+import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import { Session } from './session.js';
 
@@ -29,11 +31,11 @@ export interface ProtocolServerOptions {
   serverInfo: Implementation;
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
-  /** Items per page of every list (default 100). */
+  /** Items per page of every list: an integer >= 1 (default {@link PROTOCOL_DEFAULTS}.pageSize, 100). */
   pageSize?: number;
-  /** Deepest nesting of objects and arrays accepted in request params (default 64). */
+  /** Deepest nesting of objects and arrays accepted in request params: an integer >= 1 (default 64). */
   maxDepth?: number;
-  /** Default timeout of server->client requests in ms (default 60 000). */
+  /** Default timeout of server->client requests in ms: an integer from 1 to 2^31-1 (default 60 000). */
   requestTimeoutMs?: number;
   /** Capabilities merged over the ones derived from the registry. */
   capabilities?: ServerCapabilities;
@@ -75,7 +77,6 @@ const CACHEABLE: Readonly<Record<string, keyof CacheOptions>> = {
   'resources/templates/list': 'templates',
   'resources/read': 'read',
 };
-const LIST_TTL_MS = 60_000;
 
 type ListKind = FeatureKind | 'templates';
 
@@ -104,13 +105,15 @@ export class ProtocolServer {
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
 
+  /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
+    checkServerOptions(options);
     this.options = options;
     this.serverInfo = options.serverInfo;
     this.instructions = options.instructions;
-    this.pageSize = options.pageSize ?? 100;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
-    this.maxDepth = options.maxDepth ?? 64;
+    this.pageSize = options.pageSize ?? PROTOCOL_DEFAULTS.pageSize;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? PROTOCOL_DEFAULTS.requestTimeoutMs;
+    this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
     this.requestStates = new RequestStateSealer(options.requestState);
     const tables = [lifecycleHandlers, discoveryHandlers, subscriptionHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers];
     for (const table of tables) {
@@ -249,7 +252,7 @@ export class ProtocolServer {
     const read = kind === 'read';
     const hint = { ...(read ? undefined : configured.lists), ...configured[kind], ...ctx.cacheHint };
     const personal = ctx.principal !== undefined || (kind === 'tools' && this.registry.hasGuardedTools());
-    const ttlMs = typeof hint.ttlMs === 'number' && hint.ttlMs >= 0 ? Math.floor(hint.ttlMs) : read ? 0 : LIST_TTL_MS;
+    const ttlMs = typeof hint.ttlMs === 'number' && hint.ttlMs >= 0 ? Math.floor(hint.ttlMs) : read ? 0 : PROTOCOL_DEFAULTS.listTtlMs;
     return { ttlMs, cacheScope: hint.cacheScope ?? (personal || read ? 'private' : 'public') };
   }
 

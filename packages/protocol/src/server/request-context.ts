@@ -78,6 +78,29 @@ export class RequestContext {
     return this.modern ? this.modern.clientInfo : this.session.clientInfo;
   }
 
+  /**
+   * @internal True when the request was cancelled (by the client or the session closing) and
+   * `error` comes from that: the signal's reason, an AbortError, or an error caused by either.
+   */
+  abortedBy(error: unknown): boolean {
+    if (!this.cancelled) return false;
+    const reason = this.controller?.signal.reason as unknown;
+    let e = error;
+    for (let depth = 0; depth < 8 && e !== null && typeof e === 'object'; depth++) {
+      if (e === reason || (e as Error).name === 'AbortError') return true;
+      e = (e as Error).cause;
+    }
+    return false;
+  }
+
+  /**
+   * @internal True once nothing the handler does can reach the client: its request was answered
+   * with `input_required` (2026-07-28), so its later result or error is dropped unreported.
+   */
+  get superseded(): boolean {
+    return this.round?.released === true;
+  }
+
   /** Marks the request cancelled and aborts its signal. */
   cancel(reason: string): void {
     if (this.cancelled) return;

@@ -9,6 +9,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
+import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 
 /** Options for sealing request state. */
 export interface RequestStateOptions {
@@ -41,7 +42,6 @@ interface Payload {
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const DEFAULT_TTL_MS = 15 * 60_000;
 
 const tampered = () => new McpError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request');
 
@@ -66,7 +66,7 @@ export class RequestStateSealer {
   constructor(options: RequestStateOptions = {}) {
     const keys = options.keys?.length ? options.keys : [randomBytes(32)];
     this.keys = keys.map((k) => createHash('sha256').update(k).digest());
-    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.ttlMs = options.ttlMs ?? PROTOCOL_DEFAULTS.requestStateTtlMs;
   }
 
   /** Seals the answers so far, bound to a request and a principal. */

@@ -317,22 +317,24 @@ export class Session {
   }
 
   private finish(ctx: RequestContext, result: unknown, batch: BatchCollector | undefined): void {
-    if (!this.settle(ctx)) return void batch?.add(undefined);
+    const interim = result instanceof InputRequired;
+    if (!this.settle(ctx)) {
+      if (interim) ctx.round!.release();
+      return void batch?.add(undefined);
+    }
     let message: string;
     try {
-      if (result instanceof InputRequired) {
-        // The handler's run ends here; it starts again on the retry.
-        ctx.cancel('Input required');
-        message = resultMessage(ctx.id, this.server.modernResult(ctx, result.toResult()));
-      } else {
-        const body = (result ?? EMPTY_PARAMS) as JsonObject;
-        message = resultMessage(ctx.id, ctx.modern ? this.server.modernResult(ctx, body) : body);
-      }
+      const body = interim ? result.toResult() : ((result ?? EMPTY_PARAMS) as JsonObject);
+      message = resultMessage(ctx.id, ctx.modern ? this.server.modernResult(ctx, body) : body);
     } catch (error) {
       return this.fail(ctx, error, batch);
     }
+    // The handler's run ends with an interim result: it starts again on the retry.
+    if (interim) ctx.cancel('Input required');
     if (batch) batch.add(message);
     else this.respond(message, ctx.id);
+    // Its pending questions reject only now, so its `finally` blocks run after the answer left.
+    if (interim) ctx.round!.release();
   }
 
   private fail(ctx: RequestContext, error: unknown, batch: BatchCollector | undefined): void {

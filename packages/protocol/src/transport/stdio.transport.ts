@@ -11,6 +11,9 @@ import { errorMessage } from '../jsonrpc/message.js';
 import type { ProtocolServer } from '../server/protocol-server.js';
 import type { Session } from '../server/session.js';
 import { LineDecoder } from './line-decoder.js';
+import { checkStdioOptions } from '../options/check-server-options.js';
+import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
+import { stdioBanner } from './stdio-banner.js';
 
 /** @publicApi */
 export interface StdioOptions {
@@ -18,12 +21,17 @@ export interface StdioOptions {
   input?: Readable;
   /** Defaults to `process.stdout`. */
   output?: Writable;
-  /** Largest accepted message in bytes (default 16 MiB). */
+  /** Largest accepted message in bytes: an integer >= 1 (default 16 MiB). */
   maxMessageBytes?: number;
-  /** How long in-flight requests may run after stdin closes or a signal arrives (default 5 000 ms). */
+  /** How long in-flight requests may run after stdin closes or a signal arrives, in ms (default 5 000). */
   graceMs?: number;
   /** Handle SIGTERM and SIGINT like the end of stdin (default true when using process streams). */
   handleSignals?: boolean;
+  /**
+   * Print one line on stderr once listening: name, version, transport, revisions and what to do
+   * next (default true when using process streams; `false` keeps stderr silent).
+   */
+  banner?: boolean;
 }
 
 /** A running stdio connection. */
@@ -36,13 +44,14 @@ export interface StdioConnection {
 }
 
 /** The default cap on one message: large enough for big tool payloads, small enough to bound memory. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = PROTOCOL_DEFAULTS.maxMessageBytes;
 
-/** Serves one MCP session over stdio. @publicApi */
+/** Serves one MCP session over stdio. Throws an InvalidOptionError for an option it cannot work with. @publicApi */
 export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): StdioConnection {
+  checkStdioOptions(options);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const graceMs = options.graceMs ?? 5_000;
+  const graceMs = options.graceMs ?? PROTOCOL_DEFAULTS.graceMs;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
 
   // Responses are queued and written together: at the end of the input chunk that produced
@@ -116,5 +125,7 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
+  const ownStreams = options.input === undefined && options.output === undefined;
+  if (options.banner ?? (ownStreams && PROTOCOL_DEFAULTS.banner)) process.stderr.write(stdioBanner(server.serverInfo));
   return { session, closed, close };
 }

@@ -17,6 +17,14 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
 
   const exists = (uri: string) => server.registry.resource(uri) !== undefined || server.registry.matchTemplate(uri) !== undefined;
 
+  // A reader's "not found" (ResourceNotFoundError, or any -32002) takes the revision's code.
+  const missing = (error: unknown, f: RevisionFeatures): never => {
+    if (f.modern && error instanceof McpError && error.code === ErrorCode.ResourceNotFound) {
+      throw new McpError(ErrorCode.InvalidParams, error.message, error.data);
+    }
+    throw error;
+  };
+
   const shape = (value: ReadResourceResult, uri: string, f: RevisionFeatures): ReadResourceResult => {
     if (value === null || typeof value !== 'object' || !Array.isArray(value.contents)) {
       throw new TypeError(`The reader of resource ${uri} returned no "contents" array`);
@@ -41,17 +49,16 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
       const uri = requireString(params, 'uri', 'resources/read');
       const f = ctx.revision;
       const fixed = server.registry.resource(uri);
+      const matched = fixed ? undefined : server.registry.matchTemplate(uri);
+      if (!fixed && !matched) throw notFound(uri, f);
+      ctx.cacheHint = fixed ? fixed.cache : matched!.entry.cache;
       let out: ReadResourceResult | Promise<ReadResourceResult>;
-      if (fixed) {
-        ctx.cacheHint = fixed.cache;
-        out = fixed.read(uri, ctx);
-      } else {
-        const matched = server.registry.matchTemplate(uri);
-        if (!matched) throw notFound(uri, f);
-        ctx.cacheHint = matched.entry.cache;
-        out = matched.entry.read(uri, matched.variables, ctx);
+      try {
+        out = fixed ? fixed.read(uri, ctx) : matched!.entry.read(uri, matched!.variables, ctx);
+      } catch (error) {
+        return missing(error, f);
       }
-      return out instanceof Promise ? out.then((value) => shape(value, uri, f)) : shape(out, uri, f);
+      return out instanceof Promise ? out.then((value) => shape(value, uri, f), (error: unknown) => missing(error, f)) : shape(out, uri, f);
     },
 
     'resources/subscribe'(params, ctx) {

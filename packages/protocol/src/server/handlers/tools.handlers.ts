@@ -14,8 +14,12 @@ import type { MethodTable } from './method-handler.type.js';
 
 const NO_ARGS: JsonObject = Object.freeze({}) as JsonObject;
 
+/** What a run that can no longer answer (superseded or cancelled) resolves with: it is never sent. */
+const DROPPED: CallToolResult = Object.freeze({ content: [], isError: true }) as CallToolResult;
+
 export function toolHandlers(server: ProtocolServer): MethodTable {
-  const toResult = (name: string, value: unknown, f: RevisionFeatures): CallToolResult => {
+  const toResult = (name: string, value: unknown, f: RevisionFeatures, ctx: RequestContext): CallToolResult => {
+    if (ctx.superseded) return DROPPED;
     if (value === null || typeof value !== 'object' || !Array.isArray((value as CallToolResult).content)) {
       server.reportError(new TypeError(`Tool "${name}" returned no "content" array`), `tools/call ${name}`);
       return { content: [{ type: 'text', text: `Tool "${name}" failed` }], isError: true };
@@ -24,6 +28,9 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
   };
 
   const toError = (name: string, error: unknown, ctx: RequestContext): CallToolResult => {
+    // Expected ends of a run: it was answered with input_required, or its own cancellation
+    // (client or session close) aborted what it awaited. Neither is a fault to report.
+    if (ctx.superseded || ctx.abortedBy(error)) return DROPPED;
     // A ToolError or a failed request to the client is shown to the model; other protocol errors
     // stay protocol errors; anything else is masked.
     if (error instanceof ToolError || error instanceof ClientRequestError) return { content: [{ type: 'text', text: error.message }], isError: true };
@@ -53,11 +60,11 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
       }
       if (out instanceof Promise) {
         return out.then(
-          (value) => toResult(name, value, f),
+          (value) => toResult(name, value, f, ctx),
           (error) => toError(name, error, ctx),
         );
       }
-      return toResult(name, out, f);
+      return toResult(name, out, f, ctx);
     },
   };
 }

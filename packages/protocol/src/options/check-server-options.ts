@@ -1,0 +1,61 @@
+/** The construction checks of {@link ProtocolServerOptions} and {@link StdioOptions}. */
+import type { ProtocolServerOptions } from '../server/protocol-server.js';
+import type { StdioOptions } from '../transport/stdio.transport.js';
+import { PROTOCOL_DEFAULTS as D } from './defaults.js';
+import { checkOption as check, InvalidOptionError, MAX_TIMER_MS } from './invalid-option.error.js';
+
+const CACHE_KINDS = ['lists', 'tools', 'prompts', 'resources', 'templates', 'discover', 'read'];
+
+function checkCache(cache: ProtocolServerOptions['cache']): void {
+  check.object('cache', cache);
+  for (const [kind, hint] of Object.entries(cache ?? {})) {
+    check.oneOf('cache', kind, CACHE_KINDS);
+    check.object(`cache.${kind}`, hint);
+    check.integer(`cache.${kind}.ttlMs`, hint?.ttlMs, 0, MAX_TIMER_MS);
+    check.oneOf(`cache.${kind}.cacheScope`, hint?.cacheScope, ['public', 'private']);
+  }
+}
+
+function checkRequestState(state: ProtocolServerOptions['requestState']): void {
+  check.object('requestState', state);
+  check.array('requestState.keys', state?.keys);
+  state?.keys?.forEach((key, i) => {
+    const usable = (typeof key === 'string' || key instanceof Uint8Array) && key.length > 0;
+    if (!usable) throw new InvalidOptionError(`requestState.keys[${i}]`, `Invalid option "requestState.keys[${i}]": each key must be a non-empty string or Uint8Array.`);
+  });
+  check.ms('requestState.ttlMs', state?.ttlMs, 1, D.requestStateTtlMs);
+}
+
+/** Throws an InvalidOptionError for the first option the engine cannot work with. */
+export function checkServerOptions(options: ProtocolServerOptions): void {
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidOptionError('options', 'Invalid options: give an object with at least serverInfo: { name, version }.');
+  }
+  const info = options.serverInfo as unknown;
+  if (info === undefined) throw new InvalidOptionError('serverInfo', 'Invalid option "serverInfo": it is required ({ name, version }).');
+  check.object('serverInfo', info);
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  if (name === undefined) throw new InvalidOptionError('serverInfo.name', 'Invalid option "serverInfo.name": the server needs a name (sent to clients in initialize).');
+  check.string('serverInfo.name', name);
+  if (version === undefined) throw new InvalidOptionError('serverInfo.version', 'Invalid option "serverInfo.version": the server needs a version such as "1.0.0".');
+  check.string('serverInfo.version', version);
+  check.string('instructions', options.instructions, true);
+  check.integer('pageSize', options.pageSize, 1, Number.MAX_SAFE_INTEGER, D.pageSize);
+  check.integer('maxDepth', options.maxDepth, 1, Number.MAX_SAFE_INTEGER, D.maxDepth);
+  check.ms('requestTimeoutMs', options.requestTimeoutMs, 1, D.requestTimeoutMs);
+  check.object('capabilities', options.capabilities);
+  check.function('onError', options.onError);
+  check.function('onRootsChanged', options.onRootsChanged);
+  checkRequestState(options.requestState);
+  checkCache(options.cache);
+  check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
+}
+
+/** Throws an InvalidOptionError for the first stdio option that cannot work. */
+export function checkStdioOptions(options: StdioOptions): void {
+  check.object('options', options);
+  check.integer('maxMessageBytes', options.maxMessageBytes, 1, Number.MAX_SAFE_INTEGER, D.maxMessageBytes);
+  check.ms('graceMs', options.graceMs, 0, D.graceMs);
+  check.boolean('handleSignals', options.handleSignals);
+  check.boolean('banner', options.banner, D.banner);
+}
