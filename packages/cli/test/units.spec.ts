@@ -85,4 +85,46 @@ export class A {
 export const list: ClassType[] = [A];
 `);
   });
+
+  it('inserts into multi-line import lists and arrays without reformatting them', () => {
+    const multi = `import {
+  McpService,
+  Tool, // the decorator
+} from '@typemcp/core';
+import {
+  A as Alias,
+  B
+} from './names.js';
+
+export const services = [
+  Alias,
+  B,
+];
+
+export const inline = [A, B];
+`;
+    const editor = new SourceEditor(ts, 'm.ts', multi).ensureImports('@typemcp/core', ['Prompt']).ensureImports('./names.js', ['C', 'D']);
+    expect(editor.appendToArray('services', 'C')).toBe(true);
+    expect(editor.appendToArray('inline', 'D')).toBe(true);
+    expect(editor.source).toBe(`import {
+  McpService,
+  Tool, // the decorator
+  Prompt,
+} from '@typemcp/core';
+import {
+  A as Alias,
+  B,
+  C,
+  D
+} from './names.js';
+
+export const services = [
+  Alias,
+  B,
+  C,
+];
+
+export const inline = [A, B, D];
+`);
+  });
 });
