@@ -42,7 +42,7 @@ describe('typemcp add', () => {
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
     const tested = await jest(dir);
-    expect(tested.stderr).toMatch(/Tests:\s+13 passed, 13 total/);
+    expect(tested.stderr).toMatch(/Tests:\s+14 passed, 14 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 
