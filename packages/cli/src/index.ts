@@ -1,5 +1,5 @@
 /**
- * @typemcp/cli: the `typemcp` command (dev, start, add, list, call). The functions below are
+ * @typemcp/cli: the `typemcp` command (dev, start, add, list, call, inspect). The functions below are
  * what the commands run, for scripts and tests.
  */
 export { addItem, type AddOptions, type AddResult } from './add/add-item.js';
@@ -7,8 +7,10 @@ export { ITEM_KINDS, itemNames, type ItemKind, type ItemNames } from './add/name
 export { connect, type Connection, type ServerTarget } from './client/connect.js';
 export { formatListing, formatToolResult, type Listing } from './client/format.js';
 export { callTool, parseToolArgs } from './commands/call.command.js';
+export { runInspector } from './commands/inspect.command.js';
 export { listAll } from './commands/list.command.js';
 export { startServer } from './commands/start.command.js';
 export { runDev, type DevOptions } from './dev/dev-server.js';
+export { findInspector, installAdvice, type Inspector } from './inspect/find-inspector.js';
 export { createProgram, run } from './program.js';
 export { UsageError } from './usage.error.js';

@@ -4,6 +4,7 @@ import { addCommand } from './commands/add.command.js';
 import { callCommand } from './commands/call.command.js';
 import type { CommandResult } from './commands/command-result.js';
 import { devCommand } from './commands/dev.command.js';
+import { inspectCommand } from './commands/inspect.command.js';
 import { listCommand } from './commands/list.command.js';
 import { startCommand } from './commands/start.command.js';
 import { UsageError } from './usage.error.js';
@@ -22,6 +23,7 @@ export function createProgram(done: CommandResult): Command {
   addCommand(program, done);
   listCommand(program, done);
   callCommand(program, done);
+  inspectCommand(program, done);
   return program;
 }
 

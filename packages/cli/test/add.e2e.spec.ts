@@ -3,9 +3,15 @@
  * type-checks (tsc on sources and tests) and the tests it writes pass (Jest with the project's
  * own config).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { jest, makeProject, removeProject, typecheck, typemcp } from './support/project';
+
+/** Every file of the project but node_modules, with its content. */
+function listFiles(dir: string): Record<string, string> {
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !path.join(e.parentPath, e.name).includes('node_modules'));
+  return Object.fromEntries(entries.map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name), 'utf8')]));
+}
 
 describe('typemcp add', () => {
   let dir: string;
@@ -36,7 +42,7 @@ describe('typemcp add', () => {
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
     const tested = await jest(dir);
-    expect(tested.stderr).toMatch(/Tests:\s+13 passed, 13 total/);
+    expect(tested.stderr).toMatch(/Tests:\s+14 passed, 14 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 
@@ -50,6 +56,22 @@ describe('typemcp add', () => {
       stderr: expect.stringContaining('no src/services/NoSuchService.service.ts and no class NoSuchService under src/'),
     });
     expect((await typemcp(['add', 'tool', '9lives'], dir)).stderr).toContain('"9lives" is not a usable name');
+    // MCP names already served: the server would refuse to start (TYPEMCP_ERR_DUPLICATE_TOOL...).
+    const before = listFiles(dir);
+    expect(await typemcp(['add', 'tool', 'greet'], dir)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'typemcp: the tool name greet is taken by GreetingService.greet (src/services/greeting.service.ts); choose another name\n',
+    });
+    expect(await typemcp(['add', 'prompt', 'welcome_message', '--service', 'GreetingService'], dir)).toMatchObject({
+      code: 2,
+      stderr: 'typemcp: the prompt name welcome_message is taken by GreetingService.welcome (src/services/greeting.service.ts); choose another name\n',
+    });
+    expect(await typemcp(['add', 'resource', 'greeting-phrase'], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the resource name greeting-phrase is taken by GreetingService.phrase'),
+    });
+    expect(listFiles(dir)).toEqual(before);
     expect(await typemcp(['add', 'widget', 'x'], dir)).toMatchObject({
       code: 2,
       stderr: "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt.\n(typemcp <command> --help shows a command's usage)\n",

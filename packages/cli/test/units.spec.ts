@@ -1,6 +1,6 @@
 /** The pure parts of the CLI: names, output formatting, source edits, --args parsing. */
 import * as path from 'node:path';
-import { formatListing, formatToolResult, itemNames, parseToolArgs } from '../src/index';
+import { formatListing, formatToolResult, installAdvice, itemNames, parseToolArgs } from '../src/index';
 import { uriScheme } from '../src/add/names';
 import { loadTypeScript, SourceEditor } from '../src/add/source-editor';
 
@@ -24,6 +24,14 @@ describe('parseToolArgs', () => {
     expect(parseToolArgs('{"a":1}')).toEqual({ a: 1 });
     expect(() => parseToolArgs('"a"')).toThrow('--args must be a JSON object');
     expect(() => parseToolArgs('{a:1}')).toThrow('--args is not valid JSON');
+  });
+});
+
+describe('installAdvice', () => {
+  it('names the Inspector version npm installs on the Node.js running', () => {
+    expect(installAdvice('20.19.0')).toContain('\nOn Node.js 20 (this is 20.19.0) npm installs Inspector 0.15, the last that runs on it; Inspector 2.x needs Node.js >= 22.19.');
+    expect(installAdvice('22.18.0')).toContain('On this Node.js (22.18.0) npm installs the newest Inspector that runs on it; Inspector 2.x needs Node.js >= 22.19.');
+    expect(installAdvice('24.1.0')).toContain('Inspector 2.x needs Node.js >= 22.19 (this is 24.1.0)');
   });
 });
 
@@ -83,6 +91,48 @@ export class A {
 }
 
 export const list: ClassType[] = [A];
+`);
+  });
+
+  it('inserts into multi-line import lists and arrays without reformatting them', () => {
+    const multi = `import {
+  McpService,
+  Tool, // the decorator
+} from '@typemcp/core';
+import {
+  A as Alias,
+  B
+} from './names.js';
+
+export const services = [
+  Alias,
+  B,
+];
+
+export const inline = [A, B];
+`;
+    const editor = new SourceEditor(ts, 'm.ts', multi).ensureImports('@typemcp/core', ['Prompt']).ensureImports('./names.js', ['C', 'D']);
+    expect(editor.appendToArray('services', 'C')).toBe(true);
+    expect(editor.appendToArray('inline', 'D')).toBe(true);
+    expect(editor.source).toBe(`import {
+  McpService,
+  Tool, // the decorator
+  Prompt,
+} from '@typemcp/core';
+import {
+  A as Alias,
+  B,
+  C,
+  D
+} from './names.js';
+
+export const services = [
+  Alias,
+  B,
+  C,
+];
+
+export const inline = [A, B, D];
 `);
   });
 });

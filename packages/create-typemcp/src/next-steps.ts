@@ -14,14 +14,13 @@ export function sampleCall(template: ProjectOptions['template']): string {
 }
 
 /**
- * The text printed once the project is ready: the next commands (from the current directory)
- * and client configurations with absolute paths.
+ * The text printed once the project is ready: the next commands (from the current directory,
+ * with the directory as it was given) and client configurations with absolute paths.
  */
 export function nextSteps(options: ProjectOptions, cwd: string = process.cwd()): string {
   const dir = path.resolve(cwd, options.directory);
-  const relative = path.relative(cwd, dir) || '.';
   const commands = [
-    ...(relative === '.' ? [] : [`cd ${quote(relative)}`]),
+    ...(dir === path.resolve(cwd) ? [] : [`cd ${quote(options.directory)}`]),
     ...(options.install ? [] : ['npm install']),
     'npm run dev        # run src/main.ts, restart on change',
     'npm test           # the service tests, in memory',

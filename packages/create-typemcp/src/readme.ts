@@ -14,6 +14,7 @@ function layout(template: ProjectOptions['template']): string {
     `| \`src/services/${service}.service.ts\` | An \`@McpService()\` class: its decorated methods are what clients see. |`,
     `| \`src/services/${service}.dto.ts\` | class-validator DTOs: the JSON Schemas clients see and the validation of their input. |`,
     `| \`test/${service}.service.spec.ts\` | Tests with \`@typemcp/testing\`: a real server and client in memory. |`,
+    '| `test/server.spec.ts` | The whole server, every service together: fails when it could not start (e.g. two tools with one name). |',
   ].join('\n');
 }
 
@@ -51,19 +52,40 @@ function connect(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
   return parts.join('\n');
 }
 
+function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
+  if (options.transport === 'http') {
+    return [
+      '## Develop with a client connected',
+      '',
+      `\`npm run dev\` restarts the server on each change; point the client at \`${DEFAULT_HTTP_URL}\` and reconnect after a restart.`,
+    ].join('\n');
+  }
+  return [
+    '## Develop with a client connected',
+    '',
+    'Have the client start `npx typemcp dev` in this folder: it runs `src/main.ts` and restarts it on each change while the',
+    'client stays connected (the handshake is replayed and the client is told the lists changed). Not `npm run dev`: npm',
+    'prints a banner on stdout, which belongs to the protocol. VS Code (`.vscode/mcp.json`):',
+    '',
+    '```json',
+    json({ servers: { [`${options.name}-dev`]: { type: 'stdio', command: 'npx', args: ['typemcp', 'dev'], cwd: '${workspaceFolder}' } } }),
+    '```',
+  ].join('\n');
+}
+
 /** README.md of a new project. */
 export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'>): string {
   const url = options.transport === 'http' ? ` --url ${DEFAULT_HTTP_URL}` : '';
   const transport = { stdio: 'stdio', http: 'Streamable HTTP', both: 'stdio (or Streamable HTTP with `--transport http`)' }[options.transport];
   return `# ${options.name}
 
-An [MCP](https://modelcontextprotocol.io) server written with [TypeMCP](https://www.npmjs.com/package/@typemcp/core), served over ${transport}.
+An [MCP](https://modelcontextprotocol.io) server written with TypeMCP (\`@typemcp/core\`), served over ${transport}.
 
 ## Commands
 
 | Command | What |
 | --- | --- |
-| \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes. |
+| \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes (for a client, see [Develop with a client connected](#develop-with-a-client-connected)). |
 | \`npm test\` | The tests in \`test/\` (Jest). |
 | \`npm run typecheck\` | Type-checks sources and tests. |
 | \`npm run build\` | Compiles \`src/\` to \`dist/\`. |
@@ -86,12 +108,14 @@ Each command writes code that compiles and a test that passes; edit both to do t
 
 ${connect(options)}
 
+${devWithClient(options)}
+
 ## Try it from a terminal
 
 \`\`\`bash
 npm run build
 npx typemcp list${url}
 npx typemcp call ${sampleCall(options.template)}${url}
-\`\`\`
+${options.transport === 'http' ? '' : 'npx typemcp inspect      # the MCP Inspector, in a browser (install it first: npm install -D @modelcontextprotocol/inspector)\n'}\`\`\`
 `;
 }

@@ -1,5 +1,5 @@
 /** create-typemcp's command line: flags, defaults, unattended runs and refusals. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -88,8 +88,46 @@ describe('run, unattended', () => {
 
   it('gives stdio projects a Claude Desktop entry with the absolute path of dist/main.js', async () => {
     expect(await run(['srv', '--no-install', '--no-git'], io)).toBe(0);
+    const readme = readFileSync(path.join(cwd, 'srv', 'README.md'), 'utf8');
+    // No links to registry pages of packages that are not published.
+    expect(readme).not.toMatch(/npmjs\.com/);
+    expect(readme).toContain('| `test/server.spec.ts` | The whole server');
+    // A client runs `npx typemcp dev`, not `npm run dev` (npm's banner on stdout).
+    expect(readme).toContain('Have the client start `npx typemcp dev` in this folder');
+    expect(readme).toContain('"command": "npx",\n      "args": [\n        "typemcp",\n        "dev"\n      ],\n      "cwd": "${workspaceFolder}"');
+    expect(readme).toContain('npx typemcp inspect');
     expect(out).toContain(`Claude Desktop (claude_desktop_config.json), after \`npm run build\`:\n{\n  "mcpServers": {\n    "srv": {\n      "command": "node",\n      "args": [\n        "${path.join(cwd, 'srv', 'dist', 'main.js')}"`);
   });
+
+  it('shows the directory as it was given in the next steps, an absolute one too', async () => {
+    const target = path.join(cwd, 'deep', 'srv');
+    expect(await run([target, '--no-install', '--no-git'], { ...io, cwd: path.join(cwd, 'deep') })).toBe(0);
+    expect(out).toContain(`Next:\n  cd ${target}\n  npm install\n`);
+    out = '';
+    expect(await run(['./other/', '--no-install', '--no-git'], io)).toBe(0);
+    expect(out).toContain('Next:\n  cd ./other/\n  npm install\n');
+  });
+
+  it('removes what it wrote when it fails, and only that', async () => {
+    // A checkout whose packages npm cannot pack: the files are written before packing fails.
+    const checkout = path.join(cwd, 'broken-checkout');
+    for (const name of ['protocol', 'core', 'http', 'testing', 'cli']) {
+      mkdirSync(path.join(checkout, 'packages', name, 'dist'), { recursive: true });
+      writeFileSync(path.join(checkout, 'packages', name, 'package.json'), '{ "name": ');
+      writeFileSync(path.join(checkout, 'packages', name, 'dist', 'index.js'), '');
+    }
+    mkdirSync(path.join(cwd, 'kept', '.git'), { recursive: true });
+    writeFileSync(path.join(cwd, 'kept', '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(await run(['kept', '--yes', '--no-install', '--no-git', '--from', checkout], io)).toBe(1);
+    expect(err).toMatch(/^create-typemcp: /);
+    expect(readdirSync(path.join(cwd, 'kept'))).toEqual(['.git']);
+    expect(readFileSync(path.join(cwd, 'kept', '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+
+    expect(await run(['new/nested/app', '--yes', '--no-install', '--no-git', '--from', checkout], io)).toBe(1);
+    expect(existsSync(path.join(cwd, 'new'))).toBe(false);
+    // Nothing is left behind, so the same command can be run again once the cause is fixed.
+    expect(await run(['kept', '--yes', '--no-install', '--no-git'], io)).toBe(0);
+  }, 30_000);
 
   it('refuses a directory that is not empty, and a --from that is not a built checkout, writing nothing', async () => {
     mkdirSync(path.join(cwd, 'taken'));
@@ -99,5 +137,10 @@ describe('run, unattended', () => {
     err = '';
     expect(await run(['fresh', '--yes', '--no-install', '--no-git', '--from', cwd], io)).toBe(1);
     expect(err).toBe(`create-typemcp: --from ${cwd}: not a TypeMCP checkout (no packages/protocol/package.json)\n`);
+    expect(existsSync(path.join(cwd, 'fresh'))).toBe(false);
+    err = '';
+    expect(await run(['fresh', '--yes', '--no-install', '--no-git', '--from', '/nonexistent'], io)).toBe(1);
+    expect(err).toBe('create-typemcp: --from /nonexistent: not a TypeMCP checkout (no packages/protocol/package.json)\n');
+    expect(existsSync(path.join(cwd, 'fresh'))).toBe(false);
   });
 });

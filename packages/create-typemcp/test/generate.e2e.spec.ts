@@ -58,7 +58,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
 
   it('passes its own tests', async () => {
     const tested = await sh('npm', ['test'], dir);
-    expect(tested.output).toMatch(/Tests:\s+7 passed, 7 total/);
+    expect(tested.output).toMatch(/Tests:\s+8 passed, 8 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 

@@ -3,7 +3,7 @@
  * TypeScript and workspace packages), and the blank template's test passes. The example
  * template over stdio is built, tested and served in generate.e2e.spec.ts.
  */
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -38,8 +38,25 @@ describe.each([
   if (template === 'blank') {
     it('passes its tests', async () => {
       const tested = await runJest(dir);
-      expect(tested.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
       expect(tested.code).toBe(0);
+    }, 30_000);
+
+    it('fails its tests when the server cannot start, though each service alone is fine', async () => {
+      // A second service declaring the tool `echo` again: `npm start` would exit with TYPEMCP_ERR_DUPLICATE_TOOL.
+      const services = path.join(dir, 'src/services');
+      const index = readFileSync(path.join(services, 'index.ts'), 'utf8');
+      writeFileSync(path.join(services, 'copy.service.ts'), readFileSync(path.join(services, 'echo.service.ts'), 'utf8').replace('class EchoService', 'class CopyService'));
+      writeFileSync(path.join(services, 'index.ts'), `${index.replace('[EchoService]', '[EchoService, CopyService]')}import { CopyService } from './copy.service.js';\n`);
+      try {
+        const tested = await runJest(dir);
+        expect(tested.stderr).toContain('DefinitionError: Tool "echo" is declared by both EchoService.echo and CopyService.echo');
+        expect(tested.stderr).toMatch(/Tests:\s+1 failed, 3 passed, 4 total/);
+        expect(tested.code).toBe(1);
+      } finally {
+        rmSync(path.join(services, 'copy.service.ts'));
+        writeFileSync(path.join(services, 'index.ts'), index);
+      }
     }, 30_000);
   }
 });

@@ -4,7 +4,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type * as TS from 'typescript';
 import { UsageError } from '../usage.error.js';
+import { declaredItems, findTaken } from './declared-names.js';
 import { itemNames, uriScheme, type ItemKind } from './names.js';
 import { dtoFile, itemCode, serviceFile, testFile, type ItemCode } from './snippets.js';
 import { loadTypeScript, SourceEditor } from './source-editor.js';
@@ -58,6 +60,14 @@ function listTs(dir: string): string[] {
   });
 }
 
+/** Refuses an MCP name (or resource URI) that a service under src/ already declares: the server would not start. */
+function assertNameFree(ts: typeof TS, options: AddOptions, code: ItemCode): void {
+  const taken = findTaken(declaredItems(ts, listTs(path.join(options.cwd, 'src'))), options.kind, options.name, code.uri);
+  if (!taken) return;
+  const what = taken.name === options.name ? `the ${options.kind} name ${options.name}` : `the resource URI ${code.uri}`;
+  throw new UsageError(`${what} is taken by ${taken.origin} (${path.relative(options.cwd, taken.file)}); choose another name`);
+}
+
 /** Finds the service's file and class from a path, a class name or a short name. */
 function locateService(service: string, cwd: string): { file: string; className?: string } {
   if (service.endsWith('.ts') || service.includes('/') || service.includes('\\')) {
@@ -91,13 +101,14 @@ function addService(options: AddOptions, code: ItemCode, result: AddResult): voi
   const dtoFileName = path.join(cwd, SERVICES_DIR, `${names.kebab}.dto.ts`);
   const testFileName = path.join(cwd, 'test', `${names.kebab}.service.spec.ts`);
   for (const f of [serviceFileName, dtoFileName, testFileName]) mustNotExist(f, cwd);
+  const ts = loadTypeScript(cwd);
+  assertNameFree(ts, options, code);
 
   write(dtoFileName, dtoFile(code), result, cwd, true);
   write(serviceFileName, serviceFile(service, moduleSpecifier(path.dirname(serviceFileName), dtoFileName), code), result, cwd, true);
   write(testFileName, testFile(service, moduleSpecifier(path.dirname(testFileName), serviceFileName), service, code), result, cwd, true);
 
   const index = path.join(cwd, SERVICES_INDEX);
-  const ts = loadTypeScript(cwd);
   const editor = existsSync(index) ? new SourceEditor(ts, index, readFileSync(index, 'utf8')) : undefined;
   if (editor?.appendToArray('services', service)) {
     editor.ensureImports(moduleSpecifier(path.dirname(index), serviceFileName), [service]);
@@ -119,6 +130,7 @@ function addToService(options: AddOptions & { service: string }, code: ItemCode,
   if (!target?.name) throw new UsageError(`${where}: no ${located.className ? `class ${located.className}` : '@McpService() class'} found`);
   const service = target.name.text;
   if (editor.memberNames(target).includes(names.camel)) throw new UsageError(`${service} already has a member named ${names.camel}`);
+  assertNameFree(ts, options, code);
 
   // The DTO goes next to the service's other DTOs: greeting.service.ts -> greeting.dto.ts.
   const siblingDto = located.file.replace(/\.service\.ts$|\.ts$/, '.dto.ts');
@@ -142,7 +154,10 @@ function addToService(options: AddOptions & { service: string }, code: ItemCode,
   write(testFileName, testFile(service, moduleSpecifier(path.dirname(testFileName), located.file), `${service}: ${names.mcp}`, code), result, cwd, true);
 }
 
-/** Adds the item; throws a UsageError (nothing written) when a name is taken or the service is not found. @publicApi */
+/**
+ * Adds the item; throws a UsageError (nothing written) when a name is taken (a file, a class
+ * member, or an MCP name another service declares) or the service is not found. @publicApi
+ */
 export function addItem(options: AddOptions): AddResult {
   const names = itemNames(options.name);
   const code = itemCode(options.kind, names, uriScheme(readPackageName(options.cwd)));

@@ -16,6 +16,8 @@ export interface ItemCode {
   validators: string[];
   /** The `it(...)` blocks of the test, using `client` (a TestClient) and `textOf`. */
   tests: string;
+  /** A resource's URI template. */
+  uri?: string;
 }
 
 /** `name: 'x', ` when the MCP name differs from the method name (the default). */
@@ -60,6 +62,7 @@ function resourceCode(n: ItemNames, scheme: string): ItemCode {
   const template = `${scheme}://${n.kebab}/{id}`;
   return {
     decorator: 'Resource',
+    uri: template,
     validators: ['IsString', 'MinLength'],
     dto: {
       name: dto,

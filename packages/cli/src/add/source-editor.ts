@@ -71,10 +71,7 @@ export class SourceEditor {
       const named = existing.importClause!.namedBindings as TS.NamedImports;
       const have = new Set(named.elements.map((e) => e.name.text));
       const missing = names.filter((n) => !have.has(n));
-      if (missing.length) {
-        const all = [...named.elements.map((e) => e.getText(this.file)), ...missing];
-        this.replace(named.getStart(this.file), named.end, `{ ${all.join(', ')} }`);
-      }
+      if (missing.length) this.insertIntoList(named, named.elements, missing, (items) => `{ ${items} }`);
       return this;
     }
     const line = `import { ${names.join(', ')} } from '${module}';\n`;
@@ -100,14 +97,32 @@ export class SourceEditor {
       if (!ts.isVariableStatement(statement)) continue;
       for (const d of statement.declarationList.declarations) {
         if (!ts.isIdentifier(d.name) || d.name.text !== name || !d.initializer || !ts.isArrayLiteralExpression(d.initializer)) continue;
-        const array = d.initializer;
-        const last = array.elements[array.elements.length - 1];
-        if (!last) this.replace(array.getStart(this.file), array.end, `[${element}]`);
-        else this.replace(last.end, last.end, `, ${element}`);
+        this.insertIntoList(d.initializer, d.initializer.elements, [element], (items) => `[${items}]`);
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Adds `items` at the end of a bracketed list (`{ a, b }`, `[a, b]`) in the list's own layout:
+   * one per line, with the last element's indentation and trailing-comma style, when the closing
+   * bracket is on its own line; after the last element otherwise. `empty` writes a list that had none.
+   */
+  private insertIntoList(list: TS.Node, elements: TS.NodeArray<TS.Node>, items: string[], empty: (items: string) => string): void {
+    const text = this.file.text;
+    const last = elements[elements.length - 1];
+    if (!last) return this.replace(list.getStart(this.file), list.end, empty(items.join(', ')));
+    const close = list.end - 1;
+    const closeLine = text.lastIndexOf('\n', close - 1) + 1;
+    if (closeLine <= last.end || text.slice(closeLine, close).trim() !== '') {
+      return this.replace(last.end, last.end, `, ${items.join(', ')}`);
+    }
+    const lastLine = text.lastIndexOf('\n', last.getStart(this.file) - 1) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lastLine))![0];
+    const trailing = elements.hasTrailingComma;
+    if (!trailing) this.replace(last.end, last.end, ',');
+    this.replace(closeLine, closeLine, `${items.map((item) => `${indent}${item}`).join(',\n')}${trailing ? ',' : ''}\n`);
   }
 
   private replace(start: number, end: number, text: string): void {
@@ -117,7 +132,9 @@ export class SourceEditor {
 
   private apply(): string {
     let out = this.file.text;
-    for (const e of [...this.edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    // From the end backwards; of two edits at one position, the later one is applied first so it ends up after.
+    const order = this.edits.map((e, i) => ({ ...e, i })).sort((a, b) => b.start - a.start || b.i - a.i);
+    for (const e of order) out = out.slice(0, e.start) + e.text + out.slice(e.end);
     return out;
   }
 }

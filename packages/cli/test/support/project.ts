@@ -48,9 +48,9 @@ export interface Ran {
 }
 
 /** Runs `node <script> ...args` in `cwd` and collects its output (asynchronously, so Jest's timers keep running). */
-export function runNode(script: string, args: string[], cwd: string, input?: string): Promise<Ran> {
+export function runNode(script: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));
@@ -61,9 +61,9 @@ export function runNode(script: string, args: string[], cwd: string, input?: str
   });
 }
 
-/** Runs the built `typemcp` with `args` in `cwd`. */
-export function typemcp(args: string[], cwd: string = ROOT): Promise<Ran> {
-  return runNode(CLI, args, cwd);
+/** Runs the built `typemcp` with `args` in `cwd` (with `env` instead of this process's environment, when given). */
+export function typemcp(args: string[], cwd: string = ROOT, env?: NodeJS.ProcessEnv): Promise<Ran> {
+  return runNode(CLI, args, cwd, undefined, env);
 }
 
 /** Type-checks a project (sources and tests) with the repository's TypeScript. */
