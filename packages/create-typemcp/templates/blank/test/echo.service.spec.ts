@@ -21,6 +21,6 @@ describe('EchoService', () => {
   it('answers invalid input with a tool error the model can read', async () => {
     const result = await client.callTool('echo', { text: 42 });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('text must be a string');
+    expect(textOf(result)).toContain('`text` must be a string (got number 42)');
   });
 });

@@ -36,8 +36,8 @@ describe('GreetingService', () => {
     it('answers invalid input with a tool error naming the field', async () => {
       const result = await client.callTool('greet', { name: '', language: 'xx' });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('name must be longer than or equal to 1 characters');
-      expect(textOf(result)).toContain('language must be one of the following values');
+      expect(textOf(result)).toContain('`name` must be at least 1 character long');
+      expect(textOf(result)).toContain('`language` must be one of "en", "fr", "es", "de"');
     });
   });
 
