@@ -17,7 +17,7 @@ describe('typemcp list', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toMatch(/^Tools\n/);
     expect(stdout).toContain('\n  add(a: number, b: number)  Adds two numbers');
-    expect(stdout).toContain('  test_slow_operation(durationMs?: integer | null)');
+    expect(stdout).toContain('  test_slow_operation(durationMs?: integer)');
     expect(stdout).toContain('\n\nResources\n  test://static-text');
     expect(stdout).toContain('\n\nResource templates\n  test://template/{id}/data');
     expect(stdout).toContain('\n\nPrompts\n  test_simple_prompt()');

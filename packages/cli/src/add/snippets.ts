@@ -51,7 +51,7 @@ export class ${dto} {
   it('${n.mcp} refuses empty text with a tool error', async () => {
     const result = await client.callTool('${n.mcp}', { text: '' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('`text` must be at least 1 character long');
+    expect(textOf(result)).toContain('\`text\` must be at least 1 character long');
   });
 `,
   };
