@@ -1,14 +1,68 @@
 /**
  * `typemcp dev` on a generated project, driven over stdio by the official SDK client: the
  * TypeScript source runs with decorator metadata (the DTO's schema and validation work), and an
- * edit restarts the server under the same client connection (handshake replayed, list_changed sent).
+ * edit restarts the server under the same client connection (handshake replayed, list_changed
+ * sent). While the server is down, requests get an error saying why at once; `typemcp dev` and its
+ * server end with a signal, with stdin, and with the `npm run dev` that started them.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, makeProject, removeProject } from './support/project';
+import { CLI, makeProject, removeProject, typemcp } from './support/project';
+
+/** The processes under `pid`, children first (Linux `ps`). */
+function descendants(pid: number): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+  return out.split('\n').filter((l) => l.trim()).flatMap((l) => [Number(l), ...descendants(Number(l))]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves with the exit code (or signal) of `child`, or rejects after `ms`. */
+function exitOf(child: ChildProcess, ms = 5000): Promise<number | string> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode ?? child.signalCode!);
+    const timer = setTimeout(() => reject(new Error(`pid ${child.pid} still running after ${ms} ms`)), ms);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? signal!);
+    });
+  });
+}
+
+/** Starts `command` in the project with piped stdio; `stderr()` is what it printed so far. */
+function launch(dir: string, command: string, args: string[]): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(command, args, { cwd: dir, stdio: 'pipe' });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  child.stdout!.resume();
+  return { child, stderr: () => stderr };
+}
 
 const text = (result: unknown) => (result as CallToolResult).content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 
@@ -41,6 +95,88 @@ describe('typemcp dev', () => {
       expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Howdy, Ada!');
       expect(stderr).toContain('[typemcp dev] src/services/greeting.service.ts changed: restarting');
     } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it("tells, in its help, which command a client runs (npm's banner would corrupt stdout)", async () => {
+    const help = await typemcp(['dev', '--help'], dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('An MCP client (stdio) should run `npx typemcp dev` in the project folder, not `npm run dev`:\nnpm prints a banner on stdout');
+  });
+
+  describe('stops, with the server it runs', () => {
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+      it(`on ${signal}, while it relays stdio (stdin still open)`, async () => {
+        const { child } = launch(dir, process.execPath, [CLI, 'dev']);
+        const [server] = await until('the server process', () => descendants(child.pid!).length > 0 && descendants(child.pid!));
+        child.kill(signal);
+        expect(typeof (await exitOf(child))).toBe('number');
+        await until('the server to exit', () => !alive(server!));
+      });
+    }
+
+    it('when stdin ends before any message', async () => {
+      const { child } = launch(dir, process.execPath, [CLI, 'dev']);
+      const [server] = await until('the server process', () => descendants(child.pid!).length > 0 && descendants(child.pid!));
+      child.stdin!.end();
+      expect(await exitOf(child)).toBe(0);
+      await until('the server to exit', () => !alive(server!));
+    });
+
+    it('when the npm run dev that started it is killed', async () => {
+      // The project's node_modules/.bin/typemcp is the workspace build, which tsc writes without
+      // the executable bit npm gives an installed package's bin.
+      chmodSync(CLI, 0o755);
+      const npm = launch(dir, 'npm', ['run', 'dev']);
+      await until('typemcp dev to start the server', () => npm.stderr().includes('[typemcp dev] running'));
+      const tree = await until('the server process', () => descendants(npm.child.pid!).length >= 3 && descendants(npm.child.pid!));
+      npm.child.kill('SIGTERM');
+      await exitOf(npm.child);
+      await until(`${tree.join(', ')} to exit`, () => tree.every((pid) => !alive(pid)));
+    });
+  });
+
+  it('answers requests at once while the server is down, with the reason, and serves again once fixed', async () => {
+    const file = path.join(dir, 'src/services/greeting.service.ts');
+    const original = readFileSync(file, 'utf8');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'dev'], cwd: dir, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    const client = new Client({ name: 'dev-test', version: '0.0.0' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+    await client.connect(transport);
+    try {
+      const exits = () => stderr.split('waiting for a change to restart').length - 1;
+      const started = Date.now();
+
+      // A syntax error: the file, line and message, not SWC's native backtrace.
+      writeFileSync(file, original.replace('greet(input: GreetInput): string {', 'greet(input: GreetInput): string {\n    return +;'));
+      await until('the server to crash', () => exits() === 1);
+      const syntax = /greeting\.service\.ts:(\d+):\d+: SyntaxError: Expression expected/.exec(stderr);
+      expect(syntax).not.toBeNull();
+      expect(stderr).not.toContain('<unknown>');
+      const down = Date.now();
+      await expect(client.callTool({ name: 'greet', arguments: { name: 'Ada' } })).rejects.toThrow(
+        `typemcp dev: the server is not running (src/main.ts exited with code 1: src/services/greeting.service.ts:${syntax![1]}`,
+      );
+      await expect(client.listTools()).rejects.toThrow('Expression expected');
+      expect(Date.now() - down).toBeLessThan(2000);
+
+      // A definition error: the first line of what the server printed.
+      writeFileSync(file, original.replace("@Resource('greetings://{language}'", "@Tool({ name: 'greet', description: 'again' })\n  again(): string {\n    return '';\n  }\n\n  @Resource('greetings://{language}'"));
+      await until('the server to crash again', () => exits() === 2);
+      await expect(client.listTools()).rejects.toThrow(
+        'the server is not running (src/main.ts exited with code 1: DefinitionError: Tool "greet" is declared by both GreetingService.greet and GreetingService.again',
+      );
+
+      writeFileSync(file, original);
+      await until('list_changed', () => changes > 0);
+      expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toMatch(/, Ada!$/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      writeFileSync(file, original);
       await client.close();
     }
   }, 30_000);

@@ -3,6 +3,10 @@ import * as path from 'node:path';
 import { formatListing, formatToolResult, installAdvice, itemNames, parseToolArgs } from '../src/index';
 import { uriScheme } from '../src/add/names';
 import { loadTypeScript, SourceEditor } from '../src/add/source-editor';
+import { crashLine } from '../src/dev/dev-server';
+import { formatSwcError } from '../src/dev/register';
+import { StdioRelay } from '../src/dev/stdio-relay';
+import { PassThrough } from 'node:stream';
 
 describe('itemNames', () => {
   it('derives method, class and file names from any spelling', () => {
@@ -134,5 +138,68 @@ export const services = [
 
 export const inline = [A, B, D];
 `);
+  });
+});
+
+describe('typemcp dev: what a crash says', () => {
+  it('turns an SWC diagnostic into file:line:column and its excerpt', () => {
+    const swc = `  x Expression expected\n   ,-[/p/src/a.ts:3:1]\n 2 |   x(): string {\n 3 |     return "a" +;\n   :                 ^\n 4 |   }\n   \`----\n\n\nCaused by:\n    Syntax Error\n\nStack backtrace:\n   0: <unknown>\n`;
+    expect(formatSwcError(swc, '/p')).toBe('src/a.ts:3:17: SyntaxError: Expression expected\n 2 |   x(): string {\n 3 |     return "a" +;\n   :                 ^\n 4 |   }');
+    expect(formatSwcError('failed to load config')).toBeUndefined();
+  });
+
+  it("picks the error line of a crash's output", () => {
+    expect(crashLine('/p/src/main.ts:3\nthrow new Error("x")\n^\n\nTypeError [ERR_X]: bad thing\n    at f (a.ts:1:1)')).toBe('TypeError [ERR_X]: bad thing');
+    expect(crashLine('\nDefinitionError: Tool "a" is declared twice\n    at x')).toBe('DefinitionError: Tool "a" is declared twice');
+    expect(crashLine('something odd\nmore')).toBe('something odd');
+    expect(crashLine('')).toBeUndefined();
+  });
+});
+
+describe('StdioRelay', () => {
+  const lines = (stream: PassThrough) => {
+    const got: Record<string, unknown>[] = [];
+    stream.on('data', (chunk: Buffer) => got.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
+    return got;
+  };
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  const server = () => {
+    const pipes = { stdin: new PassThrough(), stdout: new PassThrough() };
+    return { pipes, received: lines(pipes.stdin) };
+  };
+
+  it('holds requests sent during a restart for the new server and answers them at once while it is down', async () => {
+    const client = new PassThrough();
+    const toClient = new PassThrough();
+    const answers = lines(toClient);
+    const relay = new StdioRelay(client, toClient, () => undefined);
+    const first = server();
+    relay.attach(first.pipes);
+    client.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    await tick();
+    expect(first.received).toEqual([{ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }]);
+    first.pipes.stdout.write('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    await tick();
+    expect(answers.splice(0)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+
+    relay.detach();
+    client.write('{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n');
+    await tick();
+    expect(answers).toEqual([]);
+    const second = server();
+    relay.attach(second.pipes);
+    await tick();
+    expect(second.received).toEqual([{ jsonrpc: '2.0', id: 'typemcp-dev-replay-1', method: 'initialize', params: {} }]);
+    second.pipes.stdout.write('{"jsonrpc":"2.0","id":"typemcp-dev-replay-1","result":{"capabilities":{"tools":{"listChanged":true}}}}\n');
+    await tick();
+    expect(second.received.slice(1)).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+    expect(answers).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+
+    relay.down('src/main.ts exited with code 1: SyntaxError: x');
+    expect(answers[1]).toMatchObject({ id: 2, error: { code: -32603, message: expect.stringContaining('the server is not running (src/main.ts exited with code 1: SyntaxError: x)') } });
+    client.write('{"jsonrpc":"2.0","id":3,"method":"tools/call"}\n{"jsonrpc":"2.0","method":"notifications/cancelled"}\n');
+    await tick();
+    expect(answers.slice(2)).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: expect.stringContaining('SyntaxError: x') } }]);
+    relay.close();
   });
 });

@@ -15,9 +15,13 @@ export function devCommand(program: Command, done: CommandResult): void {
     .passThroughOptions()
     .addHelpText(
       'after',
-      '\nOptions after the entry point go to it: typemcp dev src/main.ts --transport http\n' +
-        'When an MCP client starts this command over stdio, its connection survives restarts: the\n' +
-        'handshake is replayed to the new process and the client is told that the lists changed.',
+      '\nOptions after the entry point go to it: typemcp dev src/main.ts --transport http\n\n' +
+        'An MCP client (stdio) should run `npx typemcp dev` in the project folder, not `npm run dev`:\n' +
+        "npm prints a banner on stdout, which belongs to the protocol. The client's connection survives\n" +
+        'restarts: the handshake is replayed to the new process and the client is told that the lists\n' +
+        'changed; while the server is down (e.g. a syntax error), requests are answered with an error\n' +
+        'that says why. typemcp dev stops, with its server, on SIGINT, SIGTERM or SIGHUP, when the\n' +
+        'process that started it exits, and once stdin has ended and the server has exited.',
     )
     .action(async (entry: string, args: string[], options: { watch?: string[]; relay: boolean }) => {
       // `typemcp dev --transport http` has no entry: the default one gets those arguments.

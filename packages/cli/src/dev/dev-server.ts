@@ -2,6 +2,10 @@
  * `typemcp dev`: runs a TypeScript entry point with the SWC require hook and restarts it when a
  * watched file changes. Node's own `--watch` is not used because it prints to stdout, which
  * belongs to the MCP protocol for stdio servers; here every message goes to stderr.
+ *
+ * It ends, ending its server first, on SIGINT, SIGTERM or SIGHUP, when the process that started
+ * it exits (e.g. a killed `npm run dev`), and, when it relays stdio, once stdin has ended and the
+ * server has exited (a stdio server exits when its input ends).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
@@ -32,14 +36,30 @@ const IGNORED = /(^|[\\/])(node_modules|dist|\.git|coverage)([\\/]|$)/;
 const WATCHED_EXTENSIONS = /\.([cm]?[jt]sx?|json)$/;
 const DEBOUNCE_MS = 100;
 const KILL_AFTER_MS = 3000;
+/** How often the parent process is checked (an orphan is adopted by another process). */
+const PARENT_CHECK_MS = 500;
+/** How much of a server's stderr is kept to say why it exited. */
+const STDERR_KEPT = 16 * 1024;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The line of a crashed server's stderr that says what happened: the first `SomeError: ...` line
+ * (after Node's source excerpt of an uncaught error), or else the first line.
+ */
+export function crashLine(stderr: string): string | undefined {
+  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const line = lines.find((l) => /\b\w*Error(?: \[[^\]]*\])?: /.test(l)) ?? lines[0];
+  return line && line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}
 
 /** The require hook, next to this file once compiled. */
 export const REGISTER_PATH = path.join(__dirname, 'register.js');
 
-/** Runs `entry` and restarts it on change until the client leaves or the process is stopped; resolves with the exit code. */
+/** Runs `entry` and restarts it on change until it is stopped (see the header); resolves with the exit code. */
 export function runDev(options: DevOptions): Promise<number> {
   const log = options.log ?? ((message: string) => process.stderr.write(`[typemcp dev] ${message}\n`));
   const entry = path.resolve(options.cwd, options.entry);
+  const shownEntry = path.relative(options.cwd, entry);
   if (!existsSync(entry)) {
     log(`${options.entry} not found; give the entry point: typemcp dev <file.ts>`);
     return Promise.resolve(1);
@@ -55,21 +75,42 @@ export function runDev(options: DevOptions): Promise<number> {
   return new Promise((resolve) => {
     let child: ChildProcess | undefined;
     let stopping = false;
-    let clientGone = false;
+    let inputEnded = false;
     let timer: NodeJS.Timeout | undefined;
     const watchers: FSWatcher[] = [];
+    const parent = process.ppid;
 
     const finish = (code: number) => {
       stopping = true;
       for (const w of watchers) w.close();
       clearTimeout(timer);
+      clearInterval(parentCheck);
+      for (const signal of SIGNALS) process.off(signal, onSignal);
+      relay?.close();
       resolve(code);
     };
+    /** Ends the server (SIGTERM, SIGKILL after a while), then this command. */
+    const stop = (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      log(`${why}: stopping`);
+      for (const w of watchers) w.close();
+      clearTimeout(timer);
+      const running = child;
+      if (!running) return finish(0);
+      const kill = setTimeout(() => running.kill('SIGKILL'), KILL_AFTER_MS);
+      running.once('exit', () => clearTimeout(kill));
+      running.kill('SIGTERM');
+    };
+    const onSignal = (signal: NodeJS.Signals) => stop(signal);
+    const parentCheck = setInterval(() => {
+      if (process.ppid !== parent) stop('the process that started typemcp dev exited');
+    }, PARENT_CHECK_MS);
+
     const relay = useRelay
-      ? new StdioRelay(process.stdin, process.stdout, (hadClient) => {
-          // stdin ending without a message (e.g. </dev/null) is no client leaving: keep running.
-          if (!hadClient) return;
-          clientGone = true;
+      ? new StdioRelay(process.stdin, process.stdout, () => {
+          // Like the server itself on stdin: a stdio server exits now, and so does this command.
+          inputEnded = true;
           relay?.end();
           if (!child) finish(0);
         })
@@ -78,17 +119,28 @@ export function runDev(options: DevOptions): Promise<number> {
     const start = () => {
       const spawned = spawn(process.execPath, ['--enable-source-maps', '--require', REGISTER_PATH, entry, ...options.args], {
         cwd: options.cwd,
-        stdio: useRelay ? ['pipe', 'pipe', 'inherit'] : 'inherit',
+        stdio: useRelay ? ['pipe', 'pipe', 'pipe'] : 'inherit',
       });
       child = spawned;
+      let stderr = '';
+      spawned.stderr?.on('data', (chunk: Buffer) => {
+        process.stderr.write(chunk);
+        if (stderr.length < STDERR_KEPT) stderr += chunk.toString();
+      });
       if (relay) relay.attach({ stdin: spawned.stdin!, stdout: spawned.stdout! });
       spawned.stdin?.on('error', () => undefined); // a server that exits early closes its stdin
-      spawned.on('exit', (code, signal) => {
+      if (inputEnded) spawned.stdin?.end();
+      spawned.on('close', (code, signal) => {
         if (child !== spawned) return;
         child = undefined;
-        relay?.detach();
-        if (stopping || clientGone) return finish(code ?? (signal ? 1 : 0));
-        log(`${path.relative(options.cwd, entry)} exited (${signal ?? `code ${code}`}); waiting for a change to restart`);
+        const status = signal ?? `code ${code}`;
+        if (stopping || inputEnded) {
+          relay?.detach();
+          return finish(code ?? (signal ? 1 : 0));
+        }
+        const why = code ? crashLine(stderr) : undefined;
+        relay?.down(`${shownEntry} exited with ${status}${why ? `: ${why}` : ''}`);
+        log(`${shownEntry} exited (${status}); waiting for a change to restart`);
       });
     };
 
@@ -116,14 +168,8 @@ export function runDev(options: DevOptions): Promise<number> {
         }),
       );
     }
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        stopping = true;
-        if (child) child.kill(signal);
-        else finish(0);
-      });
-    }
-    log(`running ${path.relative(options.cwd, entry)}; watching ${watched.map((w) => path.relative(options.cwd, w) || '.').join(', ')}`);
+    for (const signal of SIGNALS) process.on(signal, onSignal);
+    log(`running ${shownEntry}; watching ${watched.map((w) => path.relative(options.cwd, w) || '.').join(', ')}`);
     start();
   });
 }

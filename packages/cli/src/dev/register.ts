@@ -5,9 +5,12 @@
  * (TypeScript's nodenext style) load `./file.ts` when only the source exists.
  *
  * CommonJS projects only (no `"type": "module"`), like the projects create-typemcp generates.
+ * A syntax error ends the process with the file, line and message and SWC's excerpt of the code
+ * (SWC's own error carries a backtrace of native frames that says nothing).
  */
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
+import * as path from 'node:path';
 import { transformSync, type Options } from '@swc/core';
 
 /** The parts of Node's CommonJS loader this hook patches (not in @types/node). */
@@ -35,12 +38,41 @@ export function swcOptions(filename: string): Options {
   };
 }
 
+/**
+ * SWC's error text as `file:line:column: SyntaxError: message` followed by its excerpt of the code;
+ * undefined when the text is not a located SWC diagnostic.
+ */
+export function formatSwcError(text: string, cwd: string = process.cwd()): string | undefined {
+  const at = /^\s*,-\[(.+):(\d+):(\d+)\]$/m.exec(text);
+  const message = /^\s*x (.+)$/m.exec(text);
+  if (!at || !message) return undefined;
+  const [, file, line] = at;
+  const lines = text.slice(at.index + at[0].length).split('\n');
+  const end = lines.findIndex((l) => /^\s*`-+/.test(l));
+  const excerpt = lines.slice(0, end < 0 ? lines.length : end).filter((l) => l.trim());
+  // SWC puts the caret under the column on the line after the one it points at.
+  const caret = excerpt.find((l) => /^\s*:\s*\^/.test(l));
+  const column = caret ? caret.indexOf('^') - caret.indexOf(':') - 1 : Number(at[3]);
+  return [`${path.relative(cwd, file!)}:${line}:${column}: SyntaxError: ${message[1]!.trim()}`, ...excerpt].join('\n');
+}
+
+function compileTs(filename: string): string {
+  try {
+    return transformSync(readFileSync(filename, 'utf8'), swcOptions(filename)).code;
+  } catch (error) {
+    const formatted = formatSwcError(error instanceof Error ? error.message : String(error));
+    if (!formatted) throw error;
+    process.stderr.write(`${formatted}\n`);
+    process.exit(1);
+  }
+}
+
 /** Installs the hook (idempotent). */
 export function register(): void {
   const loader = Module as unknown as CjsLoader;
   if (loader._extensions['.ts']?.name === 'typemcpCompileTs') return;
   const compile = function typemcpCompileTs(module: CompilableModule, filename: string): void {
-    module._compile(transformSync(readFileSync(filename, 'utf8'), swcOptions(filename)).code, filename);
+    module._compile(compileTs(filename), filename);
   };
   for (const ext of ['.ts', '.cts', '.tsx']) loader._extensions[ext] = compile;
 

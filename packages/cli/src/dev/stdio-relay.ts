@@ -4,15 +4,19 @@
  * replays it to each new server process (its answer is not forwarded), answers requests that
  * were in flight at the restart with an error, and tells the client that the lists may have
  * changed. Clients of the 2026-07-28 revision have no handshake; nothing is replayed for them.
+ * While a restart is under way the client's lines wait for the new process; while the server is
+ * down (it crashed), every request is answered at once with an error that says why.
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 
 type Message = { id?: string | number | null; method?: string; result?: { capabilities?: Record<string, { listChanged?: boolean } | undefined> } };
 
 const REPLAY_ID = 'typemcp-dev-replay';
-/** JSON-RPC "internal error": what a request lost to a restart is answered with. */
-const RESTARTED = -32603;
+/** JSON-RPC "internal error": what a request the server cannot answer (restart, crash) gets. */
+const UNAVAILABLE = -32603;
+/** Client lines held during a restart at most; requests beyond are answered with an error. */
+const MAX_HELD = 1000;
 
 function parse(line: string): Message[] {
   try {
@@ -22,6 +26,8 @@ function parse(line: string): Message[] {
     return [];
   }
 }
+
+const isRequest = (m: Message) => Boolean(m.method) && m.id !== undefined && m.id !== null;
 
 /** The process-facing half of a server: where the relay writes, and what it reads. */
 export interface ServerPipes {
@@ -36,39 +42,49 @@ export class StdioRelay {
   private initialized?: string;
   /** Client requests sent to the current server and not answered yet, by id. */
   private readonly pending = new Map<string, string | number>();
-  /** Client lines held back until the replayed handshake is answered. */
-  private held: string[] | undefined;
+  /** Client lines held back until a server (or the replayed handshake's answer) is there. */
+  private held: string[] | undefined = [];
+  /** Why there is no server, while it is down: requests are answered with it. */
+  private downReason?: string;
   private replays = 0;
-  /** Whether the client has sent anything. */
-  private heard = false;
+  private readonly lines: Interface;
 
   constructor(
-    client: Readable,
+    private readonly client: Readable,
     private readonly toClient: Writable,
-    /** Called when the client closes its side (stdin ends); `hadClient`: it sent something before. */
-    onClientEnd: (hadClient: boolean) => void,
+    /** Called when the client closes its side (stdin ends). */
+    onClientEnd: () => void,
   ) {
-    createInterface({ input: client, crlfDelay: Infinity }).on('line', (line) => this.fromClient(line));
-    client.on('end', () => onClientEnd(this.heard));
+    this.lines = createInterface({ input: client, crlfDelay: Infinity }).on('line', (line) => this.fromClient(line));
+    client.on('end', onClientEnd);
   }
 
   /** Connects a (new) server process; after a restart, replays the client's handshake to it. */
   attach(server: ServerPipes): void {
     this.server = server;
+    this.downReason = undefined;
     createInterface({ input: server.stdout, crlfDelay: Infinity }).on('line', (line) => this.fromServer(server, line));
-    if (!this.initialize) return;
+    if (!this.initialize) return this.release();
     const request = JSON.parse(this.initialize) as Message;
-    this.held = [];
+    this.held ??= [];
     server.stdin.write(`${JSON.stringify({ ...request, id: `${REPLAY_ID}-${++this.replays}` })}\n`);
   }
 
-  /** The current server is going away: answer what it will not. */
+  /** The current server is being replaced: answer what it will not, hold what comes until the next one. */
   detach(): void {
-    for (const id of this.pending.values()) {
-      this.send({ jsonrpc: '2.0', id, error: { code: RESTARTED, message: 'typemcp dev: the server restarted before answering; send the request again' } });
-    }
-    this.pending.clear();
+    this.failPending('typemcp dev: the server restarted before answering; send the request again');
     this.server = undefined;
+    this.held ??= [];
+  }
+
+  /** The server exited and will not be back before a change: answer every request, held or new, with `reason`. */
+  down(reason: string): void {
+    const message = `typemcp dev: the server is not running (${reason}); fix it and save a file to restart it`;
+    this.failPending(message);
+    this.server = undefined;
+    this.downReason = message;
+    for (const line of this.held ?? []) this.refuse(line, message);
+    this.held = undefined;
   }
 
   /** Ends the current server's input (the client is gone). */
@@ -76,15 +92,46 @@ export class StdioRelay {
     this.server?.stdin.end();
   }
 
+  /** Stops reading the client, so that nothing keeps this process alive. */
+  close(): void {
+    this.lines.close();
+    this.client.destroy();
+  }
+
   private fromClient(line: string): void {
-    this.heard = true;
+    if (this.held) {
+      if (this.held.length < MAX_HELD) this.held.push(line);
+      else this.refuse(line, 'typemcp dev: too many requests while the server restarts; send the request again');
+    } else if (this.server) {
+      this.forward(this.server, line);
+    } else {
+      this.refuse(line, this.downReason ?? 'typemcp dev: the server is not running');
+    }
+  }
+
+  private forward(server: ServerPipes, line: string): void {
     for (const m of parse(line)) {
       if (m.method === 'initialize') this.initialize = line;
       else if (m.method === 'notifications/initialized') this.initialized = line;
-      if (m.method && m.id !== undefined && m.id !== null) this.pending.set(String(m.id), m.id);
+      if (isRequest(m)) this.pending.set(String(m.id), m.id!);
     }
-    if (this.held) this.held.push(line);
-    else this.server?.stdin.write(`${line}\n`);
+    server.stdin.write(`${line}\n`);
+  }
+
+  private refuse(line: string, message: string): void {
+    for (const m of parse(line)) if (isRequest(m)) this.send({ jsonrpc: '2.0', id: m.id, error: { code: UNAVAILABLE, message } });
+  }
+
+  private failPending(message: string): void {
+    for (const id of this.pending.values()) this.send({ jsonrpc: '2.0', id, error: { code: UNAVAILABLE, message } });
+    this.pending.clear();
+  }
+
+  /** Sends the held lines to the server. */
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const line of held) this.forward(this.server!, line);
   }
 
   private fromServer(server: ServerPipes, line: string): void {
@@ -99,8 +146,7 @@ export class StdioRelay {
   /** The new server answered the replayed `initialize`: finish the handshake, release held lines, announce changes. */
   private resume(server: ServerPipes, answer: Message): void {
     if (this.initialized) server.stdin.write(`${this.initialized}\n`);
-    for (const line of this.held ?? []) server.stdin.write(`${line}\n`);
-    this.held = undefined;
+    this.release();
     const capabilities = answer.result?.capabilities ?? {};
     for (const kind of ['tools', 'resources', 'prompts']) {
       if (capabilities[kind]?.listChanged) this.send({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
