@@ -66,6 +66,7 @@ export type { SubscriptionFilter } from './server/handlers/subscriptions.handler
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export { ToolError } from './server/tool.error.js';
 export { LineDecoder, type LineDecoderEvents } from './transport/line-decoder.js';
+export { PROGRESS_GAP_MS, ProgressPacer } from './transport/progress-pacer.js';
 export {
   DEFAULT_MAX_MESSAGE_BYTES,
   serveStdio,

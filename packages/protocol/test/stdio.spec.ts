@@ -44,7 +44,7 @@ describe('LineDecoder', () => {
 });
 
 describe('serveStdio', () => {
-  function start(options: { maxMessageBytes?: number; graceMs?: number } = {}) {
+  function start(options: { maxMessageBytes?: number; graceMs?: number; progressGapMs?: number } = {}) {
     const server = new ProtocolServer({ serverInfo: { name: 's', version: '1' }, onError: () => undefined });
     server.registry.addTool({ name: 'wait', description: 'd', inputSchema: { type: 'object' } }, async (args, ctx) => {
       await new Promise((resolve, reject) => {
@@ -54,6 +54,13 @@ describe('serveStdio', () => {
       return { content: [{ type: 'text', text: `waited ${String(args.ms)}` }] };
     });
     server.registry.addTool({ name: 'async', description: 'd', inputSchema: { type: 'object' } }, async () => ({ content: [] }));
+    // Like the conformance fixture: the last progress report comes right before the result.
+    server.registry.addTool({ name: 'progress', description: 'd', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      ctx.progress(1, 2);
+      await new Promise((r) => setTimeout(r, 5));
+      ctx.progress(2, 2);
+      return { content: [] };
+    });
     const input = new PassThrough();
     const output = new PassThrough();
     const messages: JsonObject[] = [];
@@ -126,5 +133,59 @@ describe('serveStdio', () => {
     const messages = await until(2);
     expect(messages[1]).toEqual({ jsonrpc: '2.0', id: 1, error: { code: ErrorCode.ConnectionClosed, message: 'Server is shutting down' } });
     expect(messages).toHaveLength(2);
+  });
+
+  describe('a response right after a progress notification of its request', () => {
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'progress', _meta: { progressToken: `t${id}` } } });
+    const progressOf = (m: JsonObject) => (m.method === 'notifications/progress' ? (m.params as JsonObject).progress : undefined);
+
+    async function record(progressGapMs?: number) {
+      const s = start({ progressGapMs });
+      await s.until(1);
+      const writes: { at: number; messages: JsonObject[] }[] = [];
+      s.output.on('data', (c: Buffer) =>
+        writes.push({ at: performance.now(), messages: c.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as JsonObject) }),
+      );
+      return { ...s, writes };
+    }
+
+    it('is written in a later write, the gap after the progress (SDK clients drop a progress read with its response)', async () => {
+      const { write, until, writes } = await record(40);
+      write(call(1));
+      await until(4);
+      const progressWrite = writes.findIndex((w) => w.messages.some((m) => progressOf(m) === 2));
+      const responseWrite = writes.findIndex((w) => w.messages.some((m) => m.id === 1));
+      expect(progressWrite).toBeGreaterThanOrEqual(0);
+      expect(responseWrite).toBeGreaterThan(progressWrite);
+      // Timers may fire up to a millisecond early (the loop's clock is read once per turn).
+      expect(writes[responseWrite].at - writes[progressWrite].at).toBeGreaterThanOrEqual(38);
+      expect(writes[responseWrite].messages).toEqual([{ jsonrpc: '2.0', id: 1, result: { content: [] } }]);
+    });
+
+    it('keeps the order: what is sent while it waits is written after it', async () => {
+      const { input, write, until, writes, messages } = await record(40);
+      write(call(1));
+      for (let i = 0; i < 200 && !writes.some((w) => w.messages.some((m) => progressOf(m) === 2)); i++) await new Promise((r) => setTimeout(r, 1));
+      input.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n');
+      await until(5);
+      expect(messages.slice(1).map((m) => progressOf(m) ?? m.id)).toEqual([1, 2, 1, 2]);
+      expect(writes.at(-1)!.messages.map((m) => m.id)).toEqual([1, 2]);
+    });
+
+    it('waits for each request that reported progress, and goes straight out when progressGapMs is 0', async () => {
+      const paced = await record(30);
+      paced.input.write(JSON.stringify(call(1)) + '\n' + JSON.stringify(call(2)) + '\n');
+      const messages = await paced.until(7);
+      expect(messages.slice(1).filter((m) => 'id' in m).map((m) => m.id)).toEqual([1, 2]);
+      for (const id of [1, 2]) {
+        const w = paced.writes.find((x) => x.messages.some((m) => m.id === id))!;
+        expect(w.messages.filter((m) => progressOf(m) !== undefined && (m.params as JsonObject).progressToken === `t${id}`)).toEqual([]);
+      }
+
+      const unpaced = await record(0);
+      unpaced.write(call(1));
+      await unpaced.until(4);
+      expect(unpaced.writes.at(-1)!.messages.map((m) => progressOf(m) ?? m.id)).toEqual([2, 1]);
+    });
   });
 });

@@ -3,7 +3,7 @@
  * engine sends; the client POSTs to /messages?sessionId=... The stream is the session: when it
  * closes, the session ends.
  */
-import type { ProtocolServer, Session, Transport } from '@typemcp/protocol';
+import { ProgressPacer, type ProtocolServer, type RequestId, type Session, type Transport } from '@typemcp/protocol';
 import type { ServerResponse } from 'node:http';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
@@ -14,6 +14,8 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
   readonly kind = 'legacy' as const;
   readonly engine: Session;
   private readonly connection: SseConnection;
+  /** SDK 1.x reads a whole chunk of the stream at once: a response must not share it with its progress. */
+  private readonly pacer: ProgressPacer;
   private closing?: Promise<void>;
 
   constructor(
@@ -26,6 +28,7 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     private readonly onEnd: (session: LegacySseSession) => void,
   ) {
     super();
+    this.pacer = new ProgressPacer((message) => this.connection.message(message));
     this.engine = engine.connect(this);
     this.engine.principal = principal;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
@@ -41,15 +44,15 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.connection.event('endpoint', endpoint);
   }
 
-
-  send(message: string): void {
-    this.connection.message(message);
+  send(message: string, related?: RequestId, response?: boolean): void {
+    this.pacer.send(message, related, response);
   }
 
   close(graceMs = 0): Promise<void> {
     return (this.closing ??= (async () => {
       this.onEnd(this);
       await this.engine.close(graceMs);
+      this.pacer.dispose();
       this.connection.end();
     })());
   }

@@ -58,4 +58,5 @@ export function checkStdioOptions(options: StdioOptions): void {
   check.ms('graceMs', options.graceMs, 0, D.graceMs);
   check.boolean('handleSignals', options.handleSignals);
   check.boolean('banner', options.banner, D.banner);
+  check.ms('progressGapMs', options.progressGapMs, 0, D.progressGapMs);
 }

@@ -23,4 +23,6 @@ export const PROTOCOL_DEFAULTS = Object.freeze({
   graceMs: 5_000,
   /** stdio: print one line on stderr once listening (when serving the process's own streams). */
   banner: true,
+  /** stdio and HTTP+SSE: how long a response waits after a progress notification of its request, in ms, so clients read them apart. */
+  progressGapMs: 20,
 });

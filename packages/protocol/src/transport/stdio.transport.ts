@@ -1,9 +1,10 @@
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only JSON-RPC goes to
  * stdout; diagnostics go to stderr. Responses produced in the same turn of the event loop are
- * written together. When stdin ends (or on SIGTERM/SIGINT) in-flight requests get `graceMs`
- * to be answered, the rest are aborted and answered with an error, stdout is flushed, and the
- * returned promise resolves.
+ * written together, except a response right after a progress notification of its request, which
+ * waits a few milliseconds (see ProgressPacer). When stdin ends (or on SIGTERM/SIGINT) in-flight
+ * requests get `graceMs` to be answered, the rest are aborted and answered with an error, stdout
+ * is flushed, and the returned promise resolves.
  */
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
@@ -14,6 +15,7 @@ import { LineDecoder } from './line-decoder.js';
 import { checkStdioOptions } from '../options/check-server-options.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { stdioBanner } from './stdio-banner.js';
+import { PROGRESS_GAP_MS, ProgressPacer } from './progress-pacer.js';
 
 /** @publicApi */
 export interface StdioOptions {
@@ -32,6 +34,12 @@ export interface StdioOptions {
    * next (default true when using process streams; `false` keeps stderr silent).
    */
   banner?: boolean;
+  /**
+   * How long a response waits after a progress notification of its request, so that the
+   * official SDK clients read them apart and do not drop the progress (default
+   * {@link PROGRESS_GAP_MS}; 0 writes them together). Responses without progress never wait.
+   */
+  progressGapMs?: number;
 }
 
 /** A running stdio connection. */
@@ -74,7 +82,9 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
     }
   };
 
-  const session = server.connect({ send: enqueue });
+  const gapMs = options.progressGapMs ?? PROGRESS_GAP_MS;
+  const pacer = gapMs > 0 ? new ProgressPacer(enqueue, gapMs) : undefined;
+  const session = server.connect(pacer ?? { send: enqueue });
   const decoder = new LineDecoder(maxBytes, {
     onLine: (line) => session.receive(line),
     // The id of a discarded message cannot be known without parsing it, so the answer has id null.
@@ -110,6 +120,7 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
         process.off('SIGINT', onSignal);
       }
       await session.close(graceMs);
+      pacer?.dispose();
       flush();
       // The callback of an empty write runs once everything queued before it is written.
       await new Promise<void>((resolve) => output.write('', () => resolve()));
