@@ -129,12 +129,13 @@ describe('typemcp dev', () => {
       // the executable bit npm gives an installed package's bin.
       chmodSync(CLI, 0o755);
       const npm = launch(dir, 'npm', ['run', 'dev']);
-      await until('typemcp dev to start the server', () => npm.stderr().includes('[typemcp dev] running'));
+      // npm, its shell and a cold swc load before the first line: slow on a loaded 2-core machine.
+      await until('typemcp dev to start the server', () => npm.stderr().includes('[typemcp dev] running'), 40_000);
       const tree = await until('the server process', () => descendants(npm.child.pid!).length >= 3 && descendants(npm.child.pid!));
       npm.child.kill('SIGTERM');
       await exitOf(npm.child);
       await until(`${tree.join(', ')} to exit`, () => tree.every((pid) => !alive(pid)));
-    });
+    }, 60_000);
   });
 
   it('answers requests at once while the server is down, with the reason, and serves again once fixed', async () => {

@@ -24,5 +24,5 @@ export const PROTOCOL_DEFAULTS = Object.freeze({
   /** stdio: print one line on stderr once listening (when serving the process's own streams). */
   banner: true,
   /** stdio and HTTP+SSE: how long a response waits after a progress notification of its request, in ms, so clients read them apart. */
-  progressGapMs: 20,
+  progressGapMs: 50,
 });
