@@ -3,18 +3,29 @@
 // interleaved with the order rotated; medians. Then server heap per idle legacy /sse session.
 // With --modern: revision 2026-07-28 instead (no session, per-request `_meta`, Mcp-Method/Mcp-Name
 // headers), against raw, ours and SDK 2.x (SDK 1.x does not speak it), no SSE heap part.
-// Usage: node bench/http.mjs [--modern] [--quick] [--no-write]   (after `npm run build`)
+// Unless --quick or --no-write, saves every round to bench/results/http-legacy.json (or
+// http-modern.json) and re-renders bench/README.md and its charts.
+// Usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--no-write]   (after `npm run build`)
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { cpus } from 'node:os';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { median, percentile } from './lib/stats.mjs';
+import { saveResults } from './lib/results.mjs';
+import { writeReport } from './lib/render.mjs';
 
-const quick = process.argv.includes('--quick');
-const write = !quick && !process.argv.includes('--no-write');
-const ROUNDS = quick ? 1 : 5;
+const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--no-write]';
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--rounds') i++;
+  else if (!['--modern', '--quick', '--no-write'].includes(argv[i])) throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
+}
+const roundsArg = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : undefined;
+if (roundsArg !== undefined && !(Number.isInteger(roundsArg) && roundsArg > 0)) throw new Error('--rounds needs a positive integer');
+const quick = argv.includes('--quick');
+const write = !quick && !argv.includes('--no-write');
+const ROUNDS = roundsArg ?? (quick ? 1 : 5);
 const SECONDS = quick ? 0.5 : 2;
 const CONCURRENCY = 50;
 const SSE_N = quick ? 100 : 500;
@@ -129,31 +140,27 @@ const raw = med('raw', 'callsPerSec');
 const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
 const sse = modern ? undefined : { raw: await ssePerSession('raw'), express: await ssePerSession('express-floor'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
 
-const date = new Date().toISOString().slice(0, 10);
-const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}, ${process.platform}`;
+const command = ['node', 'bench/http.mjs', ...argv].join(' ');
+const era = modern ? '2026-07-28' : 'stateless 2025-06-18';
 const table = [
-  `Run ${date} on ${machine}; \`node bench/http.mjs${modern ? ' --modern' : ''}\`: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent ${modern ? '2026-07-28' : 'stateless 2025-06-18'} POSTs, medians over rounds.`,
+  `${command}: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent ${era} POSTs, medians over rounds; ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}.`,
   '',
   '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
   '| --- | ---: | ---: | ---: | ---: |',
   ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
   '',
-  ...(modern ? [] : [`Server heap per idle legacy HTTP+SSE session (${SSE_N} open \`/sse\` streams, after gc): typemcp ${(sse.typemcp / 1024).toFixed(1)} KB, SDK 1.x SSEServerTransport ${(sse.sdk1 / 1024).toFixed(1)} KB; ` +
-    `raw node:http holding the same open SSE responses (the per-connection floor): ${(sse.raw / 1024).toFixed(1)} KB, express 5 holding them: ${(sse.express / 1024).toFixed(1)} KB; so TypeMCP's own state is ${((sse.typemcp - sse.express) / 1024).toFixed(1)} KB per session above express.`,
-  '']),
+  ...(modern ? [] : [`Server heap per idle legacy HTTP+SSE session (${SSE_N} open /sse streams, after gc), KB: typemcp ${(sse.typemcp / 1024).toFixed(1)}, sdk1 ${(sse.sdk1 / 1024).toFixed(1)}, raw node:http ${(sse.raw / 1024).toFixed(1)}, express 5 ${(sse.express / 1024).toFixed(1)}.`, '']),
   `Raw calls/s per round: ${results.raw.map((r) => r.callsPerSec.toFixed(0)).join(', ')}.`,
 ].join('\n');
 console.log(`\n${table}`);
 if (write) {
-  const path = here('./README.md');
-  const readme = readFileSync(path, 'utf8');
-  const tag = modern ? 'http-modern-results' : 'http-results';
-  const block = `<!-- ${tag}:start -->\n${table}\n<!-- ${tag}:end -->`;
-  const next = readme.includes(`<!-- ${tag}:start -->`)
-    ? readme.replace(new RegExp(`<!-- ${tag}:start -->[\\s\\S]*<!-- ${tag}:end -->`), block)
-    : modern
-    ? `${readme.trimEnd()}\n\n### HTTP, revision 2026-07-28\n\n\`node bench/http.mjs --modern\`: the same load in the stateless 2026-07-28 era (per-request \`_meta\`, \`Mcp-Method\`/\`Mcp-Name\` headers, no session), against raw, typemcp and SDK 2.x \`createMcpHandler\` (SDK 1.x does not speak this revision).\n\n${block}\n`
-    : `${readme.trimEnd()}\n\n## HTTP\n\n\`bench/http.mjs\` (\`npm run bench:http\`; \`node bench/http.mjs --quick\` for a smoke run that never writes): \`tools/call add\` over Streamable HTTP in stateless mode, 50 concurrent requests over a keep-alive agent, against \`raw\` (node:http JSON echo, \`bench/servers/http/raw.mjs\`), \`typemcp\` (a ProtocolServer via \`serveHttp(engine, { sessions: false })\`), \`sdk1\` (SDK 1.x StreamableHTTPServerTransport, stateless, new server + transport per request, express 5) and \`sdk2\` (SDK 2.x \`createMcpHandler\`, its stateless legacy fallback, wrapped for node:http by hand). Each server runs in its own child process; rounds are interleaved with the order rotated.\n\n${block}\n`;
-  writeFileSync(path, next);
-  console.log('bench/README.md updated');
+  const file = saveResults(here('.'), modern ? 'http-modern' : 'http-legacy', {
+    command,
+    rounds: ROUNDS,
+    config: { seconds: SECONDS, concurrency: CONCURRENCY, era },
+    servers: live.map((name) => ({ name, rounds: results[name] })),
+    ...(sse ? { sse: { n: SSE_N, ...Object.fromEntries(Object.entries(sse).map(([k, v]) => [k, Math.round(v)])) } } : {}),
+  });
+  writeReport(here('.'));
+  console.log(`wrote ${file}, bench/README.md and bench/charts/`);
 }

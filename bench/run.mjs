@@ -1,5 +1,6 @@
 // Stdio benchmark driver: spawns each MCP server once, warms it up, then runs interleaved
-// rounds of scenarios (seq, pipe64, 1 MiB, 8 MiB) and reports medians over rounds.
+// rounds of scenarios (seq, pipe64, 1 MiB, 8 MiB) and reports medians over rounds. Unless --quick or
+// --no-write, saves every round to bench/results/stdio.json and re-renders bench/README.md and charts.
 // Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--baseline DIR] [--no-write]
 // --baseline DIR adds `typemcp-base`: the everything app built in another checkout (an earlier
 // commit, say), measured in the same interleaved rounds, for before/after ratios from one run.
@@ -9,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { StdioClient } from './lib/client.mjs';
 import { runSeq, runPipe, runBig } from './lib/scenarios.mjs';
 import { median } from './lib/stats.mjs';
-import { pairedTable, resultsTable, perRoundTable, machineLine, writeReadmeResults } from './lib/report.mjs';
+import { pairedTable, resultsTable, perRoundTable, machineLine } from './lib/report.mjs';
+import { saveResults } from './lib/results.mjs';
+import { writeReport } from './lib/render.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MiB = 1024 * 1024;
@@ -189,27 +192,15 @@ if (rawTable) console.log(`\nraw baseline per round:\n\n${rawTable}`);
 if (failureLines) console.log(`\n${failureLines}`);
 
 if (opts.write && !opts.quick && rows.length > 0) {
-  const md = [
-    `Generated ${new Date().toISOString()} by \`${command}\`.`,
-    '',
-    `- Machine: ${machineLine()}`,
-    `- Rounds: ${cfg.rounds} (interleaved, order rotated each round; one child per server for the whole run)`,
-    `- N: warm-up ${cfg.warmup} seq + ${cfg.warmup} pipelined + 2×1 MiB; seq ${cfg.seqN}; pipe${cfg.depth} ${cfg.pipeN}; 1 MiB ×${cfg.big1N}; 8 MiB ×${cfg.big8N}`,
-    `- Servers: ${active.map((s) => s.name).join(', ')}`,
-    '',
-    table,
-    '',
-    'Median of per-round ratios (each server against raw in the same round):',
-    '',
-    pairs,
-    '',
-    'Raw baseline, per round:',
-    '',
-    rawTable,
-    ...(failureLines ? ['', failureLines] : []),
-  ].join('\n');
-  writeReadmeResults(path.join(ROOT, 'bench', 'README.md'), md);
-  console.log('\nwrote bench/README.md results section');
+  const file = saveResults(path.join(ROOT, 'bench'), 'stdio', {
+    command,
+    rounds: cfg.rounds,
+    config: cfg,
+    servers: active.map((s) => ({ name: s.name, rounds: s.rounds })),
+    failures: Object.fromEntries(failures),
+  });
+  writeReport(path.join(ROOT, 'bench'));
+  console.log(`\nwrote ${path.relative(ROOT, file)}, bench/README.md and bench/charts/`);
 }
 
 if (failures.size > 0 || rows.length === 0) process.exitCode = 1;

@@ -3,10 +3,18 @@
 // Both servers are driven in memory by the same raw JSON-RPC requests, so what is timed is the
 // server's own work per tools/list. TypeMCP builds schemas once at start-up; the SDK converts
 // zod to JSON Schema on every tools/list (typescript-sdk#1847).
+// Each round is a fresh child process (start-up is only honest in a new process); the parent takes
+// medians over rounds and, unless --no-write, saves every round to bench/results/tools-list.json
+// and re-renders bench/README.md and its charts.
 //
-// Usage: npm run build && node bench/tools-list.mjs [--tools 500] [--calls 200]
+// Usage: npm run build && node bench/tools-list.mjs [--rounds 5] [--tools 500] [--calls 200] [--no-write]
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { saveResults } from './lib/results.mjs';
+import { writeReport } from './lib/render.mjs';
+import { median as medianOf } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
@@ -16,12 +24,18 @@ const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 const { z } = require('zod');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const TOOLS = arg('tools', 500);
-const CALLS = arg('calls', 200);
+const USAGE = 'usage: node bench/tools-list.mjs [--rounds N] [--tools N] [--calls N] [--no-write]';
+const argv = process.argv.slice(2);
+const opts = { rounds: 5, tools: 500, calls: 200, write: true, child: false };
+for (let i = 0; i < argv.length; i++) {
+  const name = argv[i].slice(2);
+  if (argv[i] === '--no-write') opts.write = false;
+  else if (argv[i] === '--child') opts.child = true;
+  else if (['rounds', 'tools', 'calls'].includes(name) && Number.isInteger(Number(argv[i + 1])) && Number(argv[i + 1]) > 0) opts[name] = Number(argv[++i]);
+  else throw new Error(`bad argument ${argv[i]} ${argv[i + 1] ?? ''}\n${USAGE}`);
+}
+const TOOLS = opts.tools;
+const CALLS = opts.calls;
 const FIELDS = 10;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -105,13 +119,40 @@ async function measure(name, build) {
     bytes = (await list()).length;
     times.push(performance.now() - t);
   }
-  return { name, startup, tools, median: median(times), bytes };
+  return { name, startupMs: startup, listMs: median(times), tools, bytes };
 }
 
-// One start-up each: a second TypeMCP build in the same process would see the first one's 500
-// DTO classes still in class-validator's global storage (it cannot be reset).
-const rows = [await measure('typemcp', async () => typemcpServer()), await measure('sdk1', sdkServer)];
-console.log(`tools/list, ${TOOLS} tools x ${FIELDS} fields, median of ${CALLS} calls\n`);
-console.log('| server | tools listed | start-up ms | ms per tools/list | response bytes |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.name} | ${r.tools} | ${r.startup.toFixed(0)} | ${r.median.toFixed(3)} | ${r.bytes} |`);
+if (opts.child) {
+  // One start-up each: a second TypeMCP build in the same process would see the first one's 500
+  // DTO classes still in class-validator's global storage (it cannot be reset).
+  const rows = [await measure('typemcp', async () => typemcpServer()), await measure('sdk1', sdkServer)];
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
+} else {
+  const names = ['typemcp', 'sdk1'];
+  const perServer = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < opts.rounds; round++) {
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`round ${round + 1}: child exited ${run.status ?? run.signal}`);
+    for (const row of JSON.parse(run.stdout)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
+    console.log(`round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`);
+  }
+  const med = (n, k) => medianOf(perServer[n].map((r) => r[k]));
+  console.log(`\ntools/list, ${TOOLS} tools x ${FIELDS} fields, median of ${CALLS} calls per run, medians over ${opts.rounds} runs\n`);
+  console.log('| server | tools listed | start-up ms | ms per tools/list | response bytes |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const n of names) console.log(`| ${n} | ${med(n, 'tools')} | ${med(n, 'startupMs').toFixed(0)} | ${med(n, 'listMs').toFixed(3)} | ${med(n, 'bytes')} |`);
+  if (opts.write) {
+    const benchDir = fileURLToPath(new URL('.', import.meta.url));
+    const file = saveResults(benchDir, 'tools-list', {
+      command: ['node', 'bench/tools-list.mjs', ...argv].join(' '),
+      rounds: opts.rounds,
+      config: { tools: TOOLS, fields: FIELDS, calls: CALLS },
+      servers: names.map((name) => ({ name, rounds: perServer[name] })),
+    });
+    writeReport(benchDir);
+    console.log(`\nwrote ${file}, bench/README.md and bench/charts/`);
+  }
+}

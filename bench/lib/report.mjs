@@ -1,11 +1,12 @@
-// Formatting of the results: Markdown tables, machine description, README results section.
+// Formatting of the results: Markdown tables, number formats, machine description, and the
+// replacement of a generated section of a README between its markers.
 import os from 'node:os';
-import fs from 'node:fs';
 
-const fmtInt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
-const fmtUs = (x) => (Number.isFinite(x) ? (x >= 100 ? Math.round(x).toString() : x.toFixed(1)) : '—');
-const fmtMs = (x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)) : '—');
-const fmtRatio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
+/** 12345.6 → "12,346" (the same on every ICU build, so the README renders byte for byte). */
+export const fmtInt = (x) => (Number.isFinite(x) ? String(Math.round(x)).replace(/\B(?=(\d{3})+$)/g, ',') : '—');
+export const fmtUs = (x) => (Number.isFinite(x) ? (x >= 100 ? Math.round(x).toString() : x.toFixed(1)) : '—');
+export const fmtMs = (x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)) : '—');
+export const fmtRatio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
 
 /** rows: [{ name, seq:{callsPerSec,p50,p99}, pipe:{...}, big1, big8 }] (medians); raw row used for ratios. */
 export function resultsTable(rows, depth) {
@@ -71,15 +72,15 @@ export function machineLine(m = machineInfo()) {
   return `${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB RAM, Node ${m.node}, ${m.os}`;
 }
 
-export const START = '<!-- results:start -->';
-export const END = '<!-- results:end -->';
-
-/** Replace (or append) the generated section between the results markers. */
-export function writeReadmeResults(file, markdown) {
-  const block = `${START}\n${markdown.trim()}\n${END}`;
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const s = text.indexOf(START);
-  const e = text.indexOf(END);
-  const next = s !== -1 && e > s ? text.slice(0, s) + block + text.slice(e + END.length) : `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, next);
+/**
+ * Replaces the generated section `<!-- tag:start -->…<!-- tag:end -->` of `text` with `markdown`.
+ * @throws if the markers are missing, so a section is never silently lost
+ */
+export function replaceSection(text, tag, markdown) {
+  const start = `<!-- ${tag}:start -->`;
+  const end = `<!-- ${tag}:end -->`;
+  const s = text.indexOf(start);
+  const e = text.indexOf(end);
+  if (s === -1 || e < s) throw new Error(`README has no ${start} … ${end} section`);
+  return `${text.slice(0, s)}${start}\n${markdown.trim()}\n${end}${text.slice(e + end.length)}`;
 }
