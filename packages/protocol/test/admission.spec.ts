@@ -161,7 +161,7 @@ describe('admitRequest: the refusal ladder', () => {
   });
 
   it('admits ping before initialize and a 2026-07-28 request with what its _meta declared', () => {
-    expect(admitRequest({ id: 1, method: 'ping' }, state(undefined), true, 3)).toBe(LEGACY);
+    expect(admitRequest({ id: 1, method: 'ping', params: undefined }, state(undefined), true, 3)).toBe(LEGACY);
     const verdict = admitRequest(
       { id: 1, method: 'tools/list', params: modernMeta({ [MetaKey.clientInfo]: { name: 'c', version: '1' }, [MetaKey.logLevel]: 'error' }) },
       state(undefined),
