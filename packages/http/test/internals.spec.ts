@@ -15,7 +15,9 @@ describe('response recognition', () => {
       await ctx.request('roots/list', undefined, { timeoutMs: 50 }).catch(() => undefined);
       return { content: [] };
     });
-    const session = engine.connect({ send: (message, related, response) => void sent.push({ message, related, response }) });
+    const session = engine.connect({
+      send: (message, options) => void sent.push({ message, related: options?.relatedRequestId, response: options?.response ?? false }),
+    });
     session.receiveValue({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} } } });
     session.receiveValue({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'ask' } });
     session.receiveValue({ jsonrpc: '2.0', id: 7, method: 'no/such/method' });

@@ -44,7 +44,20 @@ export type {
   ToolHandler,
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
-export type { MethodHandler } from './server/handlers/method-handler.type.js';
+export type { MethodHandler, NotificationHandler, SetHandlerOptions } from './server/handlers/method-handler.type.js';
+export {
+  admitModernPost,
+  admitRequest,
+  LEGACY,
+  postEra,
+  refuseModernBatch,
+  type Admission,
+  type LegacyAdmission,
+  type NegotiatedState,
+  type Refused,
+} from './server/admission.js';
+export { OutgoingRequests, type OutgoingChannel, type OutgoingStart } from './server/outgoing-requests.js';
+export type { ListKind, ServerHost } from './server/server-host.js';
 export { ProtocolServer, type CacheOptions, type ProtocolServerOptions } from './server/protocol-server.js';
 export { RequestContext, type CacheHint } from './server/request-context.js';
 export {
@@ -73,4 +86,6 @@ export {
   type StdioConnection,
   type StdioOptions,
 } from './transport/stdio.transport.js';
-export type { Transport } from './transport/transport.interface.js';
+export type { SendOptions, Transport } from './transport/transport.interface.js';
+export { isThenable } from './util/is-thenable.js';
+export { writeErrorLine } from './util/report-error.js';

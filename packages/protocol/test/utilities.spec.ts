@@ -96,7 +96,7 @@ describe('cancellation', () => {
   it('cannot cancel initialize', async () => {
     const { server, peer } = serverAndPeer();
     let release!: () => void;
-    server.setMethodHandler('initialize', () => new Promise((r) => (release = () => r({ protocolVersion: '2025-11-25' }))));
+    server.setMethodHandler('initialize', () => new Promise((r) => (release = () => r({ protocolVersion: '2025-11-25' }))), { replace: true });
     peer.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: {} });
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'init' } });
     release();

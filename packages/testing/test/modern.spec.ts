@@ -197,7 +197,7 @@ describe('at 2026-07-28', () => {
 
   it('fails to connect when server/discover does not list the revision, and leaves no session open', async () => {
     const server = createServer({ name: 'old', version: '1', services: [fx.ShopService] });
-    server.engine.setMethodHandler('server/discover', () => ({ supportedVersions: ['2025-11-25'], capabilities: {} }));
+    server.engine.setMethodHandler('server/discover', () => ({ supportedVersions: ['2025-11-25'], capabilities: {} }), { replace: true });
     await expect(connect({ server, revision: MODERN })).rejects.toThrow('The server does not serve revision 2026-07-28: server/discover lists 2025-11-25');
     expect(server.engine.openSessions.size).toBe(0);
     await server.close();

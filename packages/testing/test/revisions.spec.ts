@@ -55,7 +55,7 @@ describe('revision negotiation', () => {
 
   it('fails when the server answers initialize with another revision, and leaves no session open', async () => {
     const server = createServer({ name: 'old', version: '1', services: [fx.ShopService] });
-    server.engine.setMethodHandler('initialize', () => ({ protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'old', version: '1' } }));
+    server.engine.setMethodHandler('initialize', () => ({ protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'old', version: '1' } }), { replace: true });
     await expect(connect({ server, revision: '2025-06-18' })).rejects.toThrow(
       'The server answered initialize with revision 2024-11-05, not the requested 2025-06-18',
     );

@@ -5,6 +5,7 @@
  */
 import {
   ErrorCode,
+  isThenable,
   McpError,
   ToolError,
   type CallToolResult,
@@ -85,7 +86,7 @@ function checkedOutput(output: ClassType, origin: string, validator: DtoValidato
       return toCallToolResult(value, true);
     }
     const result = validator.output(output, value);
-    return result instanceof Promise ? result.then(verdict) : verdict(result);
+    return isThenable(result) ? result.then(verdict) : verdict(result);
   };
 }
 
@@ -107,7 +108,7 @@ export function bindService(
     const finish = output ? checkedOutput(output, tool.invocation.origin, validator, report) : (value: unknown) => toCallToolResult(value, false);
     const run = (dto: unknown, rc: RequestContext): CallToolResult | Promise<CallToolResult> => {
       const out = call(dto, rc);
-      return out instanceof Promise ? out.then(finish) : finish(out);
+      return isThenable(out) ? Promise.resolve(out).then(finish) : finish(out);
     };
     const checked = (result: DtoResult<unknown>, rc: RequestContext) => {
       if (!result.ok) throw new ToolError(`Invalid arguments: ${result.problems.join('; ')}`);
@@ -119,7 +120,7 @@ export function bindService(
       (args, rc) => {
         if (!input) return run(args, rc);
         const result = validator.input(input, args);
-        return result instanceof Promise ? result.then((r) => checked(r, rc)) : checked(result, rc);
+        return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
       tool.guard,
     );

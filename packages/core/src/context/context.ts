@@ -5,6 +5,7 @@
  */
 import {
   ErrorCode,
+  LOGGING_LEVELS,
   McpError,
   ToolError,
   type ClientCapabilities,
@@ -71,8 +72,6 @@ function elicitationForm(schema: JsonObject): JsonObject {
   return { type: 'object', properties, ...(schema.required ? { required: schema.required } : {}) };
 }
 
-const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-
 /** @publicApi */
 export class Context {
   private logger?: ContextLogger;
@@ -96,7 +95,7 @@ export class Context {
 
   /** The protocol revision of the request, e.g. `2025-06-18` (negotiated) or `2026-07-28` (per request). */
   get revision(): string {
-    return this.request.revision.revision;
+    return this.request.features.revision;
   }
 
   /** The client's name and version: from `initialize`, or from this request's `_meta` (2026-07-28). */
@@ -126,7 +125,7 @@ export class Context {
   get log(): ContextLogger {
     if (!this.logger) {
       const logger = {} as ContextLogger;
-      for (const level of LEVELS) logger[level] = (data, name) => this.request.log(level, data, name);
+      for (const level of LOGGING_LEVELS) logger[level] = (data, name) => this.request.log(level, data, name);
       this.logger = logger;
     }
     return this.logger;

@@ -11,7 +11,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import { validate, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
-import type { JsonObject } from '@typemcp/protocol';
+import { isThenable, type JsonObject } from '@typemcp/protocol';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { classTransformerStorage } from '../schema/class-transformer-storage.js';
@@ -87,7 +87,7 @@ export class DtoValidator {
     if (plan.exact) return { ok: true, value: plain };
     const checked = this.refine(plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
     const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);
-    return checked instanceof Promise ? checked.then(settle) : settle(checked);
+    return isThenable(checked) ? checked.then(settle) : settle(checked);
   }
 
   /** class-validator, for what the schema could not say. */

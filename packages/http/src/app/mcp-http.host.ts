@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProtocolServer } from '@typemcp/protocol';
+import { writeErrorLine, type ProtocolServer } from '@typemcp/protocol';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
 import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
@@ -35,10 +35,7 @@ export function originOf(req: RoutedRequest): string | undefined {
   return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `${req.protocol ?? 'http'}://${host}` : undefined;
 }
 
-function defaultOnError(error: unknown, where: string): void {
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`[typemcp/http] error in ${where}: ${detail}\n`);
-}
+const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp/http] error in', error, where);
 
 export class McpHttpHost implements SessionHost {
   readonly path: string;

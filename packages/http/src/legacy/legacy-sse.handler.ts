@@ -48,7 +48,7 @@ export class LegacySseHandler {
       const session = this.host.lookup<LegacySseSession>('legacy', id, principal);
       session.track(res);
       const body = await readJsonBody(req, this.host.maxBodyBytes);
-      session.engine.receiveValue(body);
+      session.protocolSession.receiveValue(body);
       res.writeHead(202, { 'Content-Type': 'text/plain' }).end('Accepted');
     });
 

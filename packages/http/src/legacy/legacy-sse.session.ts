@@ -3,7 +3,7 @@
  * engine sends; the client POSTs to /messages?sessionId=... The stream is the session: when it
  * closes, the session ends.
  */
-import { ProgressPacer, type ProtocolServer, type RequestId, type Session, type Transport } from '@typemcp/protocol';
+import { ProgressPacer, type ProtocolServer, type SendOptions, type Session, type Transport } from '@typemcp/protocol';
 import type { ServerResponse } from 'node:http';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
@@ -12,7 +12,7 @@ import { SseConnection } from '../sse/sse-connection.js';
 
 export class LegacySseSession extends TrackedSession implements StoredSession, Transport {
   readonly kind = 'legacy' as const;
-  readonly engine: Session;
+  readonly protocolSession: Session;
   private readonly connection: SseConnection;
   /** SDK 1.x reads a whole chunk of the stream at once: a response must not share it with its progress. */
   private readonly pacer: ProgressPacer;
@@ -29,13 +29,13 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
   ) {
     super();
     this.pacer = new ProgressPacer((message) => this.connection.message(message));
-    this.engine = engine.connect(this);
-    this.engine.principal = principal;
+    this.protocolSession = engine.connect(this);
+    this.protocolSession.principal = principal;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
   }
 
   get busy(): boolean {
-    return this.connection.isOpen || this.activeRequests > 0 || this.engine.inFlightCount > 0;
+    return this.connection.isOpen || this.activeRequests > 0 || this.protocolSession.inFlightCount > 0;
   }
 
   /** Starts the stream and tells the client where to POST. */
@@ -44,14 +44,14 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.connection.event('endpoint', endpoint);
   }
 
-  send(message: string, related?: RequestId, response?: boolean): void {
-    this.pacer.send(message, related, response);
+  send(message: string, options?: SendOptions): void {
+    this.pacer.send(message, options);
   }
 
   close(graceMs = 0): Promise<void> {
     return (this.closing ??= (async () => {
       this.onEnd(this);
-      await this.engine.close(graceMs);
+      await this.protocolSession.close(graceMs);
       this.pacer.dispose();
       this.connection.end();
     })());

@@ -5,7 +5,7 @@
  * turns the response into an SSE stream that ends with the answer. Closing the response before
  * the answer cancels the request.
  */
-import { ErrorCode, type ProtocolServer, type RequestId, type Session, type Transport } from '@typemcp/protocol';
+import { ErrorCode, type ProtocolServer, type SendOptions, type Session, type Transport } from '@typemcp/protocol';
 import type { ServerResponse } from 'node:http';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
@@ -33,7 +33,7 @@ export function writeJson(res: ServerResponse, status: number, message: string):
 }
 
 export class ModernExchange implements Transport {
-  readonly engine: Session;
+  readonly protocolSession: Session;
   private sse?: SseConnection;
   private answered = false;
 
@@ -44,8 +44,8 @@ export class ModernExchange implements Transport {
     principal: unknown,
     private readonly onEnd: (exchange: ModernExchange) => void,
   ) {
-    this.engine = server.connect(this);
-    this.engine.principal = principal;
+    this.protocolSession = server.connect(this);
+    this.protocolSession.principal = principal;
     // A client that goes away before the answer cancels the request (and ends a subscription).
     res.once('close', () => {
       if (!this.answered) void this.close();
@@ -53,9 +53,9 @@ export class ModernExchange implements Transport {
   }
 
   /** The engine's messages: notifications open the stream, the answer ends the exchange. */
-  send(message: string, _related?: RequestId, response = false, errorCode?: number): void {
+  send(message: string, options?: SendOptions): void {
     if (this.answered || this.res.writableEnded) return;
-    if (!response) {
+    if (options?.response !== true) {
       if (!this.sse) {
         this.sse = new SseConnection(this.res, this.keepAlive, () => undefined);
         this.sse.start();
@@ -68,6 +68,7 @@ export class ModernExchange implements Transport {
       this.sse.message(message);
       this.sse.end();
     } else {
+      const errorCode = options.errorCode;
       writeJson(this.res, errorCode === undefined ? 200 : statusOfError(errorCode), message);
     }
     void this.close();
@@ -75,7 +76,7 @@ export class ModernExchange implements Transport {
 
   /** Ends the engine session (cancelling the request if it is still running). */
   async close(graceMs = 0): Promise<void> {
-    await this.engine.close(graceMs, 'Request stream closed');
+    await this.protocolSession.close(graceMs, 'Request stream closed');
     this.onEnd(this);
     if (!this.res.writableEnded && this.answered === false && this.sse) this.sse.end();
   }

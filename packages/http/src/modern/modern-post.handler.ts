@@ -6,13 +6,13 @@
  * headers against the body (400, -32020), the method (404, -32601).
  */
 import {
+  admitModernPost,
   classifyMessage,
   ErrorCode,
   headerMismatch,
-  McpError,
-  modernMethodRefusal,
-  readModernMeta,
+  refuseModernBatch,
   type JsonObject,
+  type JsonRpcErrorObject,
   type RequestId,
 } from '@typemcp/protocol';
 import type { Request, Response } from 'express';
@@ -28,9 +28,9 @@ const headerOf = (req: Request, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-function refuse(res: Response, id: RequestId | null, error: McpError): void {
+function refuse(res: Response, id: RequestId | null, error: JsonRpcErrorObject): void {
   const status = error.code === ErrorCode.MethodNotFound ? 404 : 400;
-  writeJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }));
+  writeJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
 /**
@@ -55,30 +55,24 @@ export class ModernPostHandler {
   constructor(private readonly host: McpHttpHost) {}
 
   handle(req: Request, res: Response, body: unknown, version: string | undefined, principal: unknown): void {
-    if (Array.isArray(body)) {
-      return refuse(res, null, new McpError(ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not part of protocol revision 2026-07-28'));
-    }
+    if (Array.isArray(body)) return refuse(res, null, refuseModernBatch().error);
     const message = classifyMessage(body);
-    if (message.kind === 'invalid') return refuse(res, message.id, new McpError(ErrorCode.InvalidRequest, `Invalid request: ${message.reason}`));
+    if (message.kind === 'invalid') return refuse(res, message.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message.reason}` });
     // Without sessions, a notification or a response has nothing to act on (cancelling is closing the stream).
     if (message.kind !== 'request') return void res.writeHead(202).end();
     const params = (body as { params?: JsonObject }).params;
-    try {
-      readModernMeta(params, version ?? null);
-      checkHeaders(req, message.method, params);
-      if (message.method === 'tools/call' && typeof params?.name === 'string') {
-        const tool = this.host.engine.registry.toolFor(params.name, principal);
+    const server = this.host.engine;
+    const admission = admitModernPost(message.method, params, version, server.methodHandler(message.method) !== undefined, (method) => {
+      checkHeaders(req, method, params);
+      if (method === 'tools/call' && typeof params?.name === 'string') {
+        const tool = server.registry.toolFor(params.name, principal);
         if (tool) checkParamHeaders(req.headers, tool.definition.inputSchema as JsonObject, params.arguments as JsonObject | undefined);
       }
-      const refusal = modernMethodRefusal(message.method, this.host.engine.methodHandler(message.method) !== undefined);
-      if (refusal) throw refusal;
-    } catch (error) {
-      if (error instanceof McpError) return refuse(res, message.id, error);
-      throw error;
-    }
+    });
+    if (admission.kind === 'refused') return refuse(res, message.id, admission.error);
     const exchange = new ModernExchange(this.host.engine, res, this.host.keepAlive, principal, (x) => this.exchanges.delete(x));
     this.exchanges.add(exchange);
-    exchange.engine.receiveValue(body);
+    exchange.protocolSession.receiveValue(body);
   }
 
   /** Ends every request being served (subscriptions with their result), in-flight ones within `graceMs`. */

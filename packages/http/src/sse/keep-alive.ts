@@ -3,10 +3,17 @@
  * each, so proxies keep idle streams open and dead peers are noticed (the write fails, the
  * response closes). One timer for all connections, not one per stream.
  */
-import type { SseConnection } from './sse-connection.js';
 
-export class KeepAlive {
-  private readonly connections = new Set<SseConnection>();
+/** What the keep-alive needs of a connection (an SseConnection). */
+export interface KeptAlive {
+  /** Writes an SSE comment line. */
+  comment(text: string): void;
+  /** Ends the stream. */
+  end(): void;
+}
+
+export class KeepAlive<C extends KeptAlive = KeptAlive> {
+  private readonly connections = new Set<C>();
   private readonly timer?: NodeJS.Timeout;
 
   constructor(intervalMs: number) {
@@ -16,11 +23,11 @@ export class KeepAlive {
     }
   }
 
-  add(connection: SseConnection): void {
+  add(connection: C): void {
     this.connections.add(connection);
   }
 
-  delete(connection: SseConnection): void {
+  delete(connection: C): void {
     this.connections.delete(connection);
   }
 
@@ -30,7 +37,7 @@ export class KeepAlive {
   }
 
   /** Every open connection (for shutdown). */
-  all(): SseConnection[] {
+  all(): C[] {
     return [...this.connections];
   }
 

@@ -4,7 +4,7 @@
  * their responses, notifications and client responses get 202. GET opens the standalone stream
  * or resumes one (`Last-Event-ID`); DELETE ends the session.
  */
-import { isModernRequest, LEGACY_REVISIONS, legacyRevisionFeatures, negotiateRevision, revisionFeatures, type RequestId } from '@typemcp/protocol';
+import { LEGACY_REVISIONS, legacyRevisionFeatures, negotiateRevision, postEra, revisionFeatures, type RequestId } from '@typemcp/protocol';
 import type { Request, Response } from 'express';
 import { classifyMessage, type InboundMessage as Inbound } from '@typemcp/protocol';
 import { accepts, isJsonContentType } from '../body/media-type.js';
@@ -31,19 +31,6 @@ const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | n
 /** The engine's answer to an invalid message, written on the batch's stream. */
 const invalidAnswer = (k: Inbound & { kind: 'invalid' }) =>
   JSON.stringify({ jsonrpc: '2.0', id: k.id, error: { code: -32600, message: `Invalid request: ${k.reason}` } });
-
-/**
- * Which era a POST speaks. A session id or a legacy MCP-Protocol-Version header means legacy, a
- * modern one means 2026-07-28; otherwise a request naming its version in `_meta` is modern (it
- * gets -32022 if the version is unknown) and everything else legacy (initialize, or a refusal of
- * an unknown header version).
- */
-function isModernPost(req: Request, body: unknown): boolean {
-  if (headerOf(req, 'mcp-session-id') !== undefined) return false;
-  const version = headerOf(req, 'mcp-protocol-version');
-  if (version !== undefined && revisionFeatures(version)) return revisionFeatures(version)!.modern;
-  return !Array.isArray(body) && isModernRequest((body as { params?: unknown } | null)?.params);
-}
 
 export class StreamableHttpHandler {
   /** Serves 2026-07-28 requests (stateless, per-request `_meta`). */
@@ -102,7 +89,7 @@ export class StreamableHttpHandler {
     // An unknown session is refused before its body is read.
     const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
     const body = await readJsonBody(req, this.host.maxBodyBytes);
-    if (!existing && isModernPost(req, body)) return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
+    if (!existing && postEra(headerOf(req, 'mcp-session-id'), headerOf(req, 'mcp-protocol-version'), body) === 'modern') return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
     const version = this.protocolVersion(req);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
@@ -117,7 +104,7 @@ export class StreamableHttpHandler {
     } else if (!this.host.stateful) {
       session = new StreamableSession('', this.host, principal, true);
       this.host.transient.add(session);
-      if (!initialize) session.engine.assumeInitialized(version ?? DEFAULT_HEADER_REVISION);
+      if (!initialize) session.protocolSession.assumeInitialized(version ?? DEFAULT_HEADER_REVISION);
     } else if (initialize) {
       session = new StreamableSession(this.host.newSessionId(), this.host, principal);
       this.host.register(session);
@@ -125,8 +112,8 @@ export class StreamableHttpHandler {
       throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
     }
     try {
-      if (batch && !session.engine.revision?.batching) {
-        const revision = session.engine.revision?.revision ?? 'none yet';
+      if (batch && !session.protocolSession.features?.batching) {
+        const revision = session.protocolSession.features?.revision ?? 'none yet';
         throw badRequest(HttpErrorCode.BatchNotAllowed, `Invalid request: JSON-RPC batches are only accepted on 2025-03-26 sessions (this one: ${revision})`);
       }
       session.track(res);
@@ -164,12 +151,12 @@ export class StreamableHttpHandler {
     }
 
     const requested = initialize ? ((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '') : undefined;
-    const revision = initialize ? negotiateRevision(String(requested)).revision : session.engine.revision?.revision;
+    const revision = initialize ? negotiateRevision(String(requested)).revision : session.protocolSession.features?.revision;
     const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
     const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
     if (session.stateless) stream.onFinish = () => void session.close(0);
     // A failed initialize leaves no session behind.
-    else if (initialize) stream.onFinish = () => void (session.engine.revision ? undefined : session.close(0));
+    else if (initialize) stream.onFinish = () => void (session.protocolSession.features ? undefined : session.close(0));
     // Held open while the batch is fed, so a request answered at once does not end it early.
     stream.pending++;
     this.feed(session, messages, kinds, (k) => session.emit(stream, invalidAnswer(k), true));
@@ -183,7 +170,7 @@ export class StreamableHttpHandler {
         onInvalid?.(k);
         continue;
       }
-      session.engine.receiveValue(messages[i]);
+      session.protocolSession.receiveValue(messages[i]);
       if (k.kind === 'notification' && k.method === 'notifications/cancelled') {
         const requestId = (messages[i] as { params?: { requestId?: RequestId } }).params?.requestId;
         if (requestId !== undefined) session.cancelled(requestId);
@@ -204,7 +191,7 @@ export class StreamableHttpHandler {
       session.track(res);
       return session.resume(res, parsed.streamId, parsed.seq);
     }
-    const revision = session.engine.revision?.revision;
+    const revision = session.protocolSession.features?.revision;
     session.openStandalone(res, revision !== undefined && revision >= PRIMING_SINCE);
     session.track(res);
   }

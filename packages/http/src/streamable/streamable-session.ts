@@ -4,7 +4,7 @@
  * request (a stream ends after its last response), and anything else onto the standalone GET
  * stream. With an event store, events are numbered per stream and kept for `Last-Event-ID`.
  */
-import type { ProtocolServer, RequestId, Session, Transport } from '@typemcp/protocol';
+import type { ProtocolServer, RequestId, SendOptions, Session, Transport } from '@typemcp/protocol';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
@@ -36,7 +36,7 @@ export function streamableSessionOf(session: Session): StreamableSession | undef
 
 export class StreamableSession extends TrackedSession implements StoredSession, Transport {
   readonly kind = 'streamable' as const;
-  readonly engine: Session;
+  readonly protocolSession: Session;
   private readonly byRequest = new Map<RequestId, { stream: EventStream; method: string }>();
   private readonly live = new Map<string, EventStream>();
   private readonly standalone?: EventStream;
@@ -54,17 +54,17 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     readonly stateless = false,
   ) {
     super();
-    this.engine = host.engine.connect(this);
-    this.engine.principal = principal;
+    this.protocolSession = host.engine.connect(this);
+    this.protocolSession.principal = principal;
     if (!stateless) {
       this.standalone = new EventStream();
       if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));
     }
-    registry.set(this.engine, this);
+    registry.set(this.protocolSession, this);
   }
 
   get busy(): boolean {
-    return this.activeRequests > 0 || this.engine.inFlightCount > 0;
+    return this.activeRequests > 0 || this.protocolSession.inFlightCount > 0;
   }
 
   get closed(): boolean {
@@ -112,8 +112,10 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     return connection;
   }
 
-  /** Transport: routes one outgoing message (`response`: it answers request `related`). */
-  send(message: string, related?: RequestId, response = false): void {
+  /** Transport: routes one outgoing message (`response`: it answers request `relatedRequestId`). */
+  send(message: string, options?: SendOptions): void {
+    const related = options?.relatedRequestId;
+    const response = options?.response === true;
     if (related !== undefined) {
       const entry = this.byRequest.get(related);
       if (entry) {
@@ -235,7 +237,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   close(graceMs = 0): Promise<void> {
     return (this.closing ??= (async () => {
       this.host.forget(this);
-      await this.engine.close(graceMs);
+      await this.protocolSession.close(graceMs);
       for (const stream of this.live.values()) {
         stream.finished = true;
         stream.connection?.end();

@@ -34,6 +34,11 @@ export class FeatureRegistry {
   private guardedAt?: { version: number; value: boolean };
 
   /** Increases on every change; caches built from the registry compare against it. */
+  get generation(): number {
+    return this.version;
+  }
+
+  /** @deprecated Use `generation` (a revision is a protocol version string). */
   get revision(): number {
     return this.version;
   }

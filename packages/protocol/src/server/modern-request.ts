@@ -37,6 +37,8 @@ export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call'
 
 /** What one modern request declared about itself. */
 export interface ModernRequestMeta {
+  /** Tells this verdict of the admission ladder apart from a refusal or a legacy request. */
+  readonly kind: 'modern';
   readonly features: RevisionFeatures;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo?: Implementation;
@@ -98,7 +100,7 @@ export function readModernMeta(params: unknown, headerVersion?: string | null): 
     logLevel = (LOGGING_LEVELS as readonly unknown[]).indexOf(level);
     if (logLevel < 0) throw invalidMeta(`"${MetaKey.logLevel}" must be one of ${LOGGING_LEVELS.join(', ')}`);
   }
-  return { features, clientCapabilities: capabilities as ClientCapabilities, clientInfo: clientInfo as Implementation | undefined, logLevel };
+  return { kind: 'modern', features, clientCapabilities: capabilities as ClientCapabilities, clientInfo: clientInfo as Implementation | undefined, logLevel };
 }
 
 /** The error a modern request for `method` gets before any handler runs, or undefined. */

@@ -8,9 +8,11 @@ import type { Implementation, LoggingLevel, ServerCapabilities, ToolDefinition }
 import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
+import { DefinitionError } from '../registry/definition.error.js';
+import { writeErrorLine } from '../util/report-error.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
-import { lifecycleHandlers } from './handlers/lifecycle.handlers.js';
-import type { MethodHandler } from './handlers/method-handler.type.js';
+import { lifecycleHandlers, lifecycleNotifications } from './handlers/lifecycle.handlers.js';
+import type { MethodHandler, NotificationHandler, SetHandlerOptions } from './handlers/method-handler.type.js';
 import { promptHandlers } from './handlers/prompts.handlers.js';
 import { resourceHandlers } from './handlers/resources.handlers.js';
 import { toolHandlers } from './handlers/tools.handlers.js';
@@ -23,6 +25,7 @@ import { paginate, type Page } from './pagination.js';
 import { checkServerOptions } from '../options/check-server-options.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
+import type { ListKind, ServerHost } from './server-host.js';
 import { Session } from './session.js';
 
 /** @publicApi */
@@ -41,7 +44,10 @@ export interface ProtocolServerOptions {
   capabilities?: ServerCapabilities;
   /** Where internal errors go (default: one line on stderr). Never sent to clients. */
   onError?: (error: unknown, where: string) => void;
-  /** Called when a client sends `notifications/roots/list_changed`. */
+  /**
+   * Called when a client sends `notifications/roots/list_changed`: a shorthand for
+   * `setNotificationHandler('notifications/roots/list_changed', (_params, session) => onRootsChanged(session))`.
+   */
   onRootsChanged?: (session: Session) => void;
   /** Sealing of multi round-trip `requestState` (2026-07-28): keys (share them across instances) and lifetime. */
   requestState?: RequestStateOptions;
@@ -78,15 +84,10 @@ const CACHEABLE: Readonly<Record<string, keyof CacheOptions>> = {
   'resources/read': 'read',
 };
 
-type ListKind = FeatureKind | 'templates';
-
-function defaultOnError(error: unknown, where: string): void {
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`[typemcp] internal error in ${where}: ${detail}\n`);
-}
+const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp] internal error in', error, where);
 
 /** @publicApi */
-export class ProtocolServer {
+export class ProtocolServer implements ServerHost {
   /** Tools, resources, templates and prompts; changes are announced to clients. */
   readonly registry = new FeatureRegistry();
   readonly serverInfo: Implementation;
@@ -96,6 +97,9 @@ export class ProtocolServer {
   private readonly pageSize: number;
   private readonly options: ProtocolServerOptions;
   private readonly methods = new Map<string, MethodHandler>();
+  private readonly notifications = new Map<string, NotificationHandler>();
+  /** The engine's own methods and notifications: replacing one takes `{ replace: true }`. */
+  private readonly builtIn = new Set<string>();
   private readonly sessions = new Set<Session>();
   private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
   private capabilityCache?: { version: number; value: ServerCapabilities };
@@ -119,17 +123,49 @@ export class ProtocolServer {
     for (const table of tables) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
     }
+    for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
+    for (const method of [...this.methods.keys(), ...this.notifications.keys()]) this.builtIn.add(method);
+    const onRootsChanged = options.onRootsChanged;
+    if (onRootsChanged) this.notifications.set('notifications/roots/list_changed', (_params, session) => onRootsChanged(session));
     this.registry.onChange((kind) => this.scheduleListChanged(kind));
   }
 
-  /** Adds or replaces the handler of a method (for extensions and upper layers). */
-  setMethodHandler(method: string, handler: MethodHandler): void {
+  /**
+   * Adds the handler of a method (for extensions and upper layers). Replacing one of the engine's
+   * own methods (`initialize`, `tools/call`...) takes `{ replace: true }`; without it this throws
+   * a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
+   */
+  setMethodHandler(method: string, handler: MethodHandler, options?: SetHandlerOptions): void {
+    this.refuseBuiltIn('method', method, options);
     this.methods.set(method, handler);
+  }
+
+  /**
+   * Adds or replaces the handler of a client notification (unknown notifications are ignored).
+   * Replacing `notifications/initialized` or `notifications/cancelled` takes `{ replace: true }`;
+   * without it this throws a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
+   */
+  setNotificationHandler(method: string, handler: NotificationHandler, options?: SetHandlerOptions): void {
+    this.refuseBuiltIn('notification', method, options);
+    this.notifications.set(method, handler);
+  }
+
+  private refuseBuiltIn(what: string, method: string, options: SetHandlerOptions | undefined): void {
+    if (options?.replace === true || !this.builtIn.has(method)) return;
+    throw new DefinitionError(
+      'TYPEMCP_ERR_BUILTIN_METHOD',
+      `The ${what} "${method}" is handled by the engine; pass { replace: true } to replace its handler on purpose.`,
+    );
   }
 
   /** @internal */
   methodHandler(method: string): MethodHandler | undefined {
     return this.methods.get(method);
+  }
+
+  /** @internal */
+  notificationHandler(method: string): NotificationHandler | undefined {
+    return this.notifications.get(method);
   }
 
   /** Opens a session over a transport. Feed it frames with `session.receive()`. */
@@ -151,7 +187,7 @@ export class ProtocolServer {
 
   /** Capabilities from what is registered, merged with the configured ones. */
   capabilities(): ServerCapabilities {
-    const version = this.registry.revision;
+    const version = this.registry.generation;
     if (this.capabilityCache?.version === version) return this.capabilityCache.value;
     const counts = this.registry.counts();
     const caps: ServerCapabilities = { logging: {} };
@@ -170,7 +206,7 @@ export class ProtocolServer {
    */
   listPage(kind: ListKind, f: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown> {
     const key = `${kind}:${f.revision}`;
-    const version = this.registry.revision;
+    const version = this.registry.generation;
     let cached = this.listCache.get(key);
     if (cached?.version !== version) {
       cached = { version, items: this.buildList(kind, f) };
@@ -204,11 +240,11 @@ export class ProtocolServer {
   }
 
   private flushListChanged(): void {
-    const current = this.registry.revision;
+    const current = this.registry.generation;
     for (const kind of this.pendingChanges) {
       for (const session of this.sessions) {
         // A session initialized after the change already lists the new state.
-        if (session.registryRevisionAtInit < current && session.serverCapabilities[kind]?.listChanged) {
+        if (session.registryGenerationAtInit < current && session.serverCapabilities[kind]?.listChanged) {
           session.notify(`notifications/${kind}/list_changed`);
         }
       }
@@ -264,11 +300,6 @@ export class ProtocolServer {
   /** @internal Reports an internal error (never sent to the client). */
   reportError(error: unknown, where: string): void {
     (this.options.onError ?? defaultOnError)(error, where);
-  }
-
-  /** @internal */
-  emitRootsChanged(session: Session): void {
-    this.options.onRootsChanged?.(session);
   }
 
   /**

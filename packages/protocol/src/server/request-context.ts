@@ -59,8 +59,13 @@ export class RequestContext {
   }
 
   /** The features of the request's revision: its own `_meta` (modern) or the session's handshake. */
+  get features(): RevisionFeatures {
+    return this.modern?.features ?? this.session.features!;
+  }
+
+  /** @deprecated Use `features` (a revision is the protocol version string, `features.revision`). */
   get revision(): RevisionFeatures {
-    return this.modern?.features ?? this.session.revision!;
+    return this.features;
   }
 
   /** Who the client is, as the transport's authentication established it (undefined on stdio). */
@@ -118,7 +123,7 @@ export class RequestContext {
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.session.notify('notifications/progress', shapeProgress(params, this.revision), this.id);
+    this.session.notify('notifications/progress', shapeProgress(params, this.features), this.id);
     return true;
   }
 
@@ -141,7 +146,7 @@ export class RequestContext {
    */
   supports(feature: 'sampling' | 'elicitation' | 'roots'): boolean {
     if (this.modern) return this.round !== undefined && this.declared(feature);
-    if (feature === 'elicitation' && !this.revision.elicitation) return false;
+    if (feature === 'elicitation' && !this.features.elicitation) return false;
     return this.session.missingClientCapability(feature, feature) === undefined;
   }
 
@@ -184,7 +189,7 @@ export class RequestContext {
       }
       return this.ask<T>('elicitation/create', 'elicitation', params.mode === undefined ? { mode: 'form', ...params } : params, options?.inputKey);
     }
-    const features = this.revision;
+    const features = this.features;
     if (!features.elicitation) {
       return Promise.reject(
         new ClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),

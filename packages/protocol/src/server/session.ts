@@ -1,41 +1,24 @@
 /**
- * One legacy-era connection: the negotiated revision and client capabilities, the log level,
- * resource subscriptions, the requests in flight in both directions. It turns inbound JSON
- * values into handler calls and guarantees one response per request.
+ * One connection: the negotiated features and client capabilities, the log level, resource
+ * subscriptions, the requests in flight in both directions. It turns inbound JSON values into
+ * handler calls (after the admission ladder) and guarantees one response per request.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import {
-  classifyMessage,
-  errorMessage,
-  resultMessage,
-  type JsonObject,
-  type JsonRpcErrorObject,
-  type RequestId,
-} from '../jsonrpc/message.js';
-import { exceedsDepth } from '../jsonrpc/nesting-depth.js';
+import { classifyMessage, errorMessage, resultMessage, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../jsonrpc/message.js';
 import { ClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
-import {
-  LOGGING_LEVELS,
-  type ClientCapabilities,
-  type Implementation,
-  type LoggingLevel,
-  type ServerCapabilities,
-} from '../mcp-types.js';
-import type { Transport } from '../transport/transport.interface.js';
-import type { ProtocolServer } from './protocol-server.js';
+import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel, type ServerCapabilities } from '../mcp-types.js';
+import type { SendOptions, Transport } from '../transport/transport.interface.js';
+import { isThenable } from '../util/is-thenable.js';
 import { RequestContext } from './request-context.js';
 import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
 import { shapeCapabilities } from './revision-shaper.js';
 import { InputRequired, InputRound } from './input-round.js';
-import {
-  INPUT_REQUIRED_METHODS,
-  isModernRequest,
-  MODERN_ONLY_METHODS,
-  modernMethodRefusal,
-  readModernMeta,
-  type ModernRequestMeta,
-} from './modern-request.js';
+import { INPUT_REQUIRED_METHODS } from './modern-request.js';
+import { admitBatch, admitRequest, refuseInitializeInBatch, refuseInvalid, refuseUnparsable, type NegotiatedState, type Refused } from './admission.js';
+import { BatchCollector } from './batch-collector.js';
+import { OutgoingRequests, type OutgoingChannel } from './outgoing-requests.js';
+import type { ServerHost } from './server-host.js';
 
 /** Options for one server->client request. */
 export interface OutgoingRequestOptions {
@@ -52,62 +35,40 @@ export interface OutgoingRequestOptions {
   inputKey?: string;
 }
 
-interface PendingRequest {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-  cleanup(): void;
-}
-
 const EMPTY_PARAMS: JsonObject = Object.freeze({}) as JsonObject;
 const DEFAULT_LOG_LEVEL = LOGGING_LEVELS.indexOf('info');
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
-}
-
-/** Collects the responses of one JSON-RPC batch so they leave as one array, once. */
-class BatchCollector {
-  private readonly responses: string[] = [];
-  private pending = 0;
-  private dispatching = true;
-
-  constructor(private readonly flush: (message: string) => void) {}
-
-  expect(): void {
-    this.pending++;
-  }
-
-  /** Adds one response; `undefined` for a request that gets none (cancelled). */
-  add(message: string | undefined): void {
-    if (message) this.responses.push(message);
-    this.pending--;
-    this.maybeFlush();
-  }
-
-  /** Call after every member of the batch was dispatched. */
-  seal(): void {
-    this.dispatching = false;
-    this.maybeFlush();
-  }
-
-  private maybeFlush(): void {
-    if (this.dispatching || this.pending > 0 || this.responses.length === 0) return;
-    this.flush(`[${this.responses.join(',')}]`);
-    this.responses.length = 0;
-  }
+/** How a session's server->client requests are written and fail. */
+function outgoingChannel(session: Session): OutgoingChannel {
+  return {
+    write: (id, method, params, related) => {
+      const message: JsonObject = { jsonrpc: '2.0', id, method };
+      if (params !== undefined) message.params = params;
+      session.sendRaw(JSON.stringify(message), related === undefined ? undefined : { relatedRequestId: related });
+    },
+    cancel: (id, reason, related) => session.notify('notifications/cancelled', { requestId: id, reason }, related),
+    timeoutReason: 'Timed out',
+    abortReason: 'Cancelled',
+    timeoutError: (method, timeoutMs) => new ClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`),
+    abortError: (method) => new ClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`),
+    responseError: (error) => {
+      const e = (error ?? {}) as JsonRpcErrorObject;
+      return new ClientRequestError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data);
+    },
+    closedError: (reason) => new ClientRequestError(ErrorCode.ConnectionClosed, reason),
+  };
 }
 
 /** @publicApi */
-export class Session {
-  private features?: RevisionFeatures;
+export class Session implements NegotiatedState {
+  private negotiated?: RevisionFeatures;
   private initializedNotified = false;
   private logLevel = DEFAULT_LOG_LEVEL;
-  private nextOutgoingId = 0;
   private closed = false;
   private readonly inFlight = new Map<RequestId, RequestContext>();
   // Created on first use: most sessions never ask the client anything or wait to drain, and an
   // idle session's size matters when thousands are open.
-  private outgoing?: Map<RequestId, PendingRequest>;
+  private outgoing?: OutgoingRequests;
   private drainWaiters?: (() => void)[];
   private subscribed?: Set<string>;
 
@@ -117,8 +78,8 @@ export class Session {
   clientInfo?: Implementation;
   /** What the server declared to this client (list_changed is only sent where declared). */
   serverCapabilities: ServerCapabilities = {};
-  /** The registry revision this client's lists started from (earlier changes are not announced). */
-  registryRevisionAtInit = -1;
+  /** The registry generation this client's lists started from (earlier changes are not announced). */
+  registryGenerationAtInit = -1;
   /**
    * Who the client is, as the transport's authentication established it (undefined on stdio).
    * Tool guards and handlers read it; a transport binds a session to one principal.
@@ -140,13 +101,24 @@ export class Session {
   }
 
   constructor(
-    readonly server: ProtocolServer,
+    /** The server this session belongs to (a `ProtocolServer`). */
+    readonly server: ServerHost,
     private readonly transport: Transport,
   ) {}
 
   /** The negotiated revision's features; undefined until `initialize` succeeded. */
+  get features(): RevisionFeatures | undefined {
+    return this.negotiated;
+  }
+
+  /** @deprecated Use `features` (a revision is the protocol version string, `features.revision`). */
   get revision(): RevisionFeatures | undefined {
-    return this.features;
+    return this.negotiated;
+  }
+
+  /** @deprecated Use `registryGenerationAtInit`. */
+  get registryRevisionAtInit(): number {
+    return this.registryGenerationAtInit;
   }
 
   /** True once the client sent `notifications/initialized`. */
@@ -159,6 +131,11 @@ export class Session {
     return this.inFlight.size;
   }
 
+  /** @internal True while an inbound request with this id is being handled. */
+  isInFlight(id: RequestId): boolean {
+    return this.inFlight.has(id);
+  }
+
   /** @internal Called by the `initialize` handler. */
   setNegotiated(
     features: RevisionFeatures,
@@ -166,11 +143,11 @@ export class Session {
     clientInfo: Implementation | undefined,
     serverCapabilities: ServerCapabilities,
   ): void {
-    this.features = features;
+    this.negotiated = features;
     this.clientCapabilities = capabilities;
     this.clientInfo = clientInfo;
     this.serverCapabilities = serverCapabilities;
-    this.registryRevisionAtInit = this.server.registry.revision;
+    this.registryGenerationAtInit = this.server.registry.generation;
   }
 
   /**
@@ -188,13 +165,28 @@ export class Session {
     this.logLevel = LOGGING_LEVELS.indexOf(level);
   }
 
+  /** @internal Called on `notifications/initialized`: the handshake is complete. */
+  markInitialized(): void {
+    if (this.negotiated) this.initializedNotified = true;
+  }
+
+  /** @internal Called on `notifications/cancelled`: cancels inbound request `id` (never `initialize`). */
+  cancelInbound(id: RequestId, reason: string): void {
+    const ctx = this.inFlight.get(id);
+    // The initialize request cannot be cancelled (lifecycle rules).
+    if (ctx && ctx.method !== 'initialize') {
+      ctx.cancel(reason);
+      this.settle(ctx);
+    }
+  }
+
   /** Handles one frame of text from the transport: parses it and dispatches it. */
   receive(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.respond(errorMessage(null, { code: ErrorCode.ParseError, message: `Parse error: ${(error as Error).message}` }));
+      this.respond(errorMessage(null, refuseUnparsable(error as Error).error));
       return;
     }
     this.receiveValue(value);
@@ -206,17 +198,8 @@ export class Session {
       this.dispatch(value, undefined);
       return;
     }
-    if (!this.features?.batching) {
-      const reason = this.features
-        ? `JSON-RPC batches are not supported in protocol revision ${this.features.revision}`
-        : 'JSON-RPC batches are not accepted before initialization';
-      this.respond(errorMessage(null, { code: ErrorCode.InvalidRequest, message: reason }));
-      return;
-    }
-    if (value.length === 0) {
-      this.respond(errorMessage(null, { code: ErrorCode.InvalidRequest, message: 'A JSON-RPC batch must not be empty' }));
-      return;
-    }
+    const refusal = admitBatch(value.length, this.negotiated);
+    if (refusal) return this.respond(errorMessage(null, refusal.error));
     const batch = new BatchCollector((message) => this.respond(message));
     for (const item of value) this.dispatch(item, batch);
     batch.seal();
@@ -226,57 +209,44 @@ export class Session {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case 'request':
-        if (msg.method === 'initialize' && batch) {
-          return this.reply(batch, errorMessage(msg.id, { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' }));
-        }
-        return this.handleRequest(msg.id, msg.method, msg.params, batch);
+        if (msg.method === 'initialize' && batch) return this.refuse(batch, msg.id, refuseInitializeInBatch());
+        return this.handleRequest(msg, batch);
       case 'notification':
         return this.handleNotification(msg.method, msg.params);
       case 'response':
-        return this.handleResponse(msg.id, msg.result, msg.error);
+        return void this.outgoing?.settle(msg.id, msg.result, msg.error);
       case 'invalid':
-        return this.reply(batch, errorMessage(msg.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${msg.reason}` }));
+        return this.refuse(batch, msg.id, refuseInvalid(msg.reason), false);
     }
   }
 
-  private reply(batch: BatchCollector | undefined, message: string, related?: RequestId, errorCode?: number): void {
+  // `routed`: the answer names its request and error code to the transport (not for an invalid message).
+  private refuse(batch: BatchCollector | undefined, id: RequestId | null, refusal: Refused, routed = true): void {
+    const message = errorMessage(id, refusal.error);
     if (batch) {
       batch.expect();
       batch.add(message);
+    } else if (routed) {
+      this.respond(message, id!, refusal.error.code);
     } else {
-      this.respond(message, related, errorCode);
+      this.respond(message);
     }
   }
 
-  private handleRequest(id: RequestId, method: string, params: unknown, batch: BatchCollector | undefined): void {
+  private handleRequest(msg: { readonly id: RequestId; readonly method: string; readonly params: unknown }, batch: BatchCollector | undefined): void {
+    const { id, method, params } = msg;
     const handler = this.server.methodHandler(method);
-    // A request naming its revision in `_meta` is served statelessly (2026-07-28) unless this
-    // connection chose the legacy era with `initialize`.
-    const modern = !this.features && method !== 'initialize' && isModernRequest(params);
-    let refusal: JsonRpcErrorObject | undefined;
-    let meta: ModernRequestMeta | undefined;
+    const admission = admitRequest(msg, this, handler !== undefined, this.server.maxDepth);
+    if (admission.kind === 'refused') return this.refuse(batch, id, admission);
     let round: InputRound | undefined;
-    if (this.inFlight.has(id)) {
-      refusal = { code: ErrorCode.InvalidRequest, message: `Request id ${JSON.stringify(id)} is already in flight; ids must be unique` };
-    } else if (!modern && (!handler || MODERN_ONLY_METHODS.has(method))) {
-      refusal = { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` };
-    } else if (!modern && !this.features && method !== 'initialize' && method !== 'ping') {
-      refusal = { code: ErrorCode.InvalidRequest, message: `Server not initialized: send "initialize" before "${method}"` };
-    } else if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) {
-      refusal = { code: ErrorCode.InvalidParams, message: 'Invalid params: "params" must be an object' };
-    } else if (exceedsDepth(params, this.server.maxDepth)) {
-      refusal = { code: ErrorCode.InvalidParams, message: `Invalid params: nested deeper than ${this.server.maxDepth} levels` };
-    } else if (modern) {
+    const meta = admission.kind === 'modern' ? admission : undefined;
+    if (meta && INPUT_REQUIRED_METHODS.has(method)) {
       try {
-        const methodRefusal = modernMethodRefusal(method, handler !== undefined);
-        if (methodRefusal) throw methodRefusal;
-        meta = readModernMeta(params);
-        if (INPUT_REQUIRED_METHODS.has(method)) round = InputRound.open(this.server.requestStates, method, params as JsonObject, this.principal);
+        round = InputRound.open(this.server.requestStates, method, params as JsonObject, this.principal);
       } catch (error) {
-        refusal = (error as McpError).toJSON();
+        return this.refuse(batch, id, { kind: 'refused', error: (error as McpError).toJSON() });
       }
     }
-    if (refusal) return this.reply(batch, errorMessage(id, refusal), id, refusal.code);
 
     const p = (params as JsonObject | undefined) ?? EMPTY_PARAMS;
     const token = (p._meta as JsonObject | undefined)?.progressToken;
@@ -351,73 +321,27 @@ export class Session {
     else this.respond(message, ctx.id, body.code);
   }
 
+  // Unknown notifications are ignored (JSON-RPC: never answered); a handler's failure is reported.
   private handleNotification(method: string, params: unknown): void {
+    const handler = this.server.notificationHandler(method);
+    if (!handler) return;
     const p = params !== null && typeof params === 'object' ? (params as JsonObject) : EMPTY_PARAMS;
-    switch (method) {
-      case 'notifications/initialized':
-        if (this.features) this.initializedNotified = true;
-        return;
-      case 'notifications/cancelled': {
-        const ctx = this.inFlight.get(p.requestId as RequestId);
-        // The initialize request cannot be cancelled (lifecycle rules).
-        if (ctx && ctx.method !== 'initialize') {
-          ctx.cancel(typeof p.reason === 'string' ? p.reason : 'Cancelled by the client');
-          this.settle(ctx);
-        }
-        return;
-      }
-      case 'notifications/roots/list_changed':
-        this.server.emitRootsChanged(this);
-        return;
-      default:
-        // Unknown notifications are ignored (JSON-RPC: never answered).
-        return;
-    }
-  }
-
-  private handleResponse(id: RequestId | null, result: unknown, error: unknown): void {
-    const pending = id === null ? undefined : this.outgoing?.get(id);
-    if (!pending) return; // a response to an id we never sent: ignored
-    this.outgoing!.delete(id!);
-    pending.cleanup();
-    if (error !== undefined) {
-      const e = (error ?? {}) as JsonRpcErrorObject;
-      pending.reject(new ClientRequestError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data));
-    } else {
-      pending.resolve(result);
+    try {
+      const out = handler(p, this);
+      if (isThenable(out)) out.then(undefined, (error: unknown) => this.server.reportError(error, method));
+    } catch (error) {
+      this.server.reportError(error, method);
     }
   }
 
   /** Sends a request to the client; rejects on error, timeout, abort or close. */
   request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new ClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
-    const id = this.nextOutgoingId++;
-    const timeoutMs = options.timeoutMs ?? this.server.requestTimeoutMs;
-    const { signal } = options;
-    return new Promise<T>((resolve, reject) => {
-      const abandon = (reason: string, err: McpError) => {
-        if (!this.outgoing?.delete(id)) return;
-        cleanup();
-        this.notify('notifications/cancelled', { requestId: id, reason }, options.relatedRequestId);
-        reject(err);
-      };
-      const timer = setTimeout(
-        () => abandon('Timed out', new ClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      // The connection, not a pending request, keeps a process alive.
-      timer.unref();
-      const onAbort = () => abandon('Cancelled', new ClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`));
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      (this.outgoing ??= new Map()).set(id, { resolve: resolve as (v: unknown) => void, reject, cleanup });
-      const message: JsonObject = { jsonrpc: '2.0', id, method };
-      if (params !== undefined) message.params = params;
-      this.send(JSON.stringify(message), options.relatedRequestId);
+    this.outgoing ??= new OutgoingRequests(outgoingChannel(this));
+    return this.outgoing.start<T>(method, params, {
+      timeoutMs: options.timeoutMs ?? this.server.requestTimeoutMs,
+      signal: options.signal,
+      relatedRequestId: options.relatedRequestId,
     });
   }
 
@@ -435,27 +359,28 @@ export class Session {
    * session; others only once the session is initialized.
    */
   notify(method: string, params?: JsonObject, related?: RequestId): void {
-    if (this.closed || (!this.features && related === undefined)) return;
+    if (this.closed || (!this.negotiated && related === undefined)) return;
     const message: JsonObject = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
-    this.send(JSON.stringify(message), related);
+    this.sendRaw(JSON.stringify(message), related === undefined ? undefined : { relatedRequestId: related });
   }
 
   /** Sends `notifications/message` when `level` is at or above the client's chosen level (legacy sessions). */
   log(level: LoggingLevel, data: unknown, logger?: string, related?: RequestId): void {
-    if (!this.features || LOGGING_LEVELS.indexOf(level) < this.logLevel) return;
+    if (!this.negotiated || LOGGING_LEVELS.indexOf(level) < this.logLevel) return;
     const params: JsonObject = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.notify('notifications/message', params, related);
   }
 
-  private send(message: string, related?: RequestId, response = false, errorCode?: number): void {
-    if (!this.closed) this.transport.send(message, related, response, errorCode);
+  /** @internal Hands one serialised message to the transport unless the session closed. */
+  sendRaw(message: string, options?: SendOptions): void {
+    if (!this.closed) this.transport.send(message, options);
   }
 
   /** Sends the answer to a request (or a JSON-RPC error with id null); `errorCode` for an error. */
-  private respond(message: string, related?: RequestId, errorCode?: number): void {
-    this.send(message, related, true, errorCode);
+  private respond(message: string, relatedRequestId?: RequestId, errorCode?: number): void {
+    if (!this.closed) this.transport.send(message, { relatedRequestId, response: true, errorCode });
   }
 
   /** Resolves when no inbound request is in flight. */
@@ -465,12 +390,7 @@ export class Session {
 
   /** Fails every server->client request still waiting: the client can no longer answer. */
   abandonOutgoing(reason: string): void {
-    if (!this.outgoing) return;
-    for (const [id, pending] of this.outgoing) {
-      this.outgoing.delete(id);
-      pending.cleanup();
-      pending.reject(new ClientRequestError(ErrorCode.ConnectionClosed, reason));
-    }
+    this.outgoing?.abandonAll(reason);
   }
 
   /**

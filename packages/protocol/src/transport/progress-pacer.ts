@@ -10,7 +10,7 @@
  */
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import type { RequestId } from '../jsonrpc/message.js';
-import type { Transport } from './transport.interface.js';
+import type { SendOptions, Transport } from './transport.interface.js';
 
 /** How every progress notification the engine sends starts (Session.notify serialises it). */
 const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
@@ -23,8 +23,7 @@ export const PROGRESS_GAP_MS: number = PROTOCOL_DEFAULTS.progressGapMs;
 
 interface Held {
   message: string;
-  related?: RequestId;
-  response: boolean;
+  options?: SendOptions;
 }
 
 /** @publicApi */
@@ -43,17 +42,18 @@ export class ProgressPacer implements Transport {
   ) {}
 
   /** Sends one message as Transport.send would, holding it while it must wait. */
-  send(message: string, related?: RequestId, response = false): void {
-    if (this.held) return void this.held.push({ message, related, response });
+  send(message: string, options?: SendOptions): void {
+    if (this.held) return void this.held.push({ message, options });
+    const related = options?.relatedRequestId;
     if (related !== undefined) {
-      if (!response) {
+      if (!options!.response) {
         if (message.startsWith(PROGRESS_PREFIX)) this.progressed(related);
       } else if (this.recent !== undefined) {
         const at = this.recent.get(related);
         if (at !== undefined) {
           this.recent.delete(related);
           const wait = at + this.gapMs - performance.now();
-          if (wait > 0) return this.hold({ message, related, response }, wait);
+          if (wait > 0) return this.hold({ message, options }, wait);
         }
       }
     }
@@ -69,8 +69,8 @@ export class ProgressPacer implements Transport {
     // Sent again in order: a held progress notification may in turn hold its own response.
     let i = 0;
     while (i < held.length && !this.held) {
-      const { message, related, response } = held[i++];
-      this.send(message, related, response);
+      const { message, options } = held[i++];
+      this.send(message, options);
     }
     if (i < held.length) this.held!.push(...held.slice(i));
   }

@@ -1,9 +1,10 @@
 /**
  * JSON-RPC over the engine's own Transport interface, in memory: a real Session of the server
  * under test, fed serialised text and read back as parsed JSON, so only the pipe is replaced.
- * Keeps the ids of the client's requests in flight and routes what the server sends.
+ * The client's requests in flight are kept by the engine's own OutgoingRequests; what the
+ * server sends is routed here.
  */
-import { ErrorCode, type JsonObject, type ProtocolServer, type RequestId, type Session } from '@typemcp/protocol';
+import { ErrorCode, OutgoingRequests, type JsonObject, type ProtocolServer, type RequestId, type Session } from '@typemcp/protocol';
 import { toErrorObject } from '../client-requests.js';
 import { JsonRpcError } from '../json-rpc.error.js';
 import type { DriverRequestOptions } from './client-driver.interface.js';
@@ -21,26 +22,35 @@ export interface ConnectionRequestOptions extends DriverRequestOptions {
   onSent?(id: RequestId): void;
 }
 
-interface Pending {
-  method: string;
-  resolve(result: JsonObject): void;
-  reject(error: unknown): void;
-}
-
 type Incoming = JsonObject & { id?: RequestId | null; method?: unknown; params?: JsonObject; result?: JsonObject; error?: JsonObject };
 
 /** @internal */
 export class MemoryConnection {
   readonly session: Session;
-  private nextId = 1;
   private closed = false;
-  private readonly pending = new Map<RequestId, Pending>();
+  private readonly pending: OutgoingRequests;
 
   constructor(
     private readonly engine: ProtocolServer,
     private readonly events: ConnectionEvents,
   ) {
     this.session = engine.connect({ send: (text) => this.deliver(text) });
+    this.pending = new OutgoingRequests(
+      {
+        write: (id, method, params) => this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }),
+        cancel: (id, reason) => this.notify('notifications/cancelled', { requestId: id, reason }),
+        timeoutReason: 'Timed out',
+        abortReason: 'Cancelled by the test',
+        timeoutError: (method, timeoutMs) => new Error(`${method} got no response within ${timeoutMs} ms`),
+        abortError: (_method, signal) => signal.reason,
+        responseError: (error, method, id) => {
+          const { code, message: text, data } = error as { code: number; message: string; data?: unknown };
+          return new JsonRpcError(code, text, data, method, id);
+        },
+        closedError: (reason, method, id) => new JsonRpcError(ErrorCode.ConnectionClosed, reason, undefined, method, id),
+      },
+      1,
+    );
   }
 
   /** Sends a request and resolves with its result. */
@@ -50,36 +60,8 @@ export class MemoryConnection {
     if (!this.engine.openSessions.has(this.session)) {
       return Promise.reject(new JsonRpcError(ErrorCode.ConnectionClosed, 'The server closed the connection', undefined, method));
     }
-    const id = this.nextId++;
-    return new Promise<JsonObject>((resolve, reject) => {
-      const abandon = (error: unknown, reason: string) => {
-        if (!this.pending.delete(id)) return;
-        cleanup();
-        this.notify('notifications/cancelled', { requestId: id, reason });
-        reject(error);
-      };
-      const onAbort = () => abandon(signal!.reason, 'Cancelled by the test');
-      const timer =
-        timeoutMs > 0 && Number.isFinite(timeoutMs)
-          ? setTimeout(() => abandon(new Error(`${method} got no response within ${timeoutMs} ms`), 'Timed out'), timeoutMs).unref()
-          : undefined;
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      if (signal?.aborted) {
-        cleanup();
-        return reject(signal.reason);
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
-        method,
-        resolve: (result) => (cleanup(), resolve(result)),
-        reject: (error) => (cleanup(), reject(error)),
-      });
-      onSent?.(id);
-      this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
-    });
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs) ? timeoutMs : undefined;
+    return this.pending.start<JsonObject>(method, params, { timeoutMs: timer, signal, onSent });
   }
 
   notify(method: string, params?: JsonObject): void {
@@ -91,10 +73,7 @@ export class MemoryConnection {
     if (this.closed) return;
     await this.session.close(0, 'The test client closed the connection');
     this.closed = true;
-    for (const [id, p] of this.pending) {
-      this.pending.delete(id);
-      p.reject(new JsonRpcError(ErrorCode.ConnectionClosed, 'The test client closed the connection', undefined, p.method, id));
-    }
+    this.pending.abandonAll('The test client closed the connection');
   }
 
   // Text, not the value: what the client sends goes through JSON exactly as on a real wire.
@@ -112,15 +91,7 @@ export class MemoryConnection {
       if (message.id === undefined) return this.events.notification(message.method, message.params);
       return this.answer(message.id as RequestId, message.method, message.params ?? {});
     }
-    const pending = message.id === undefined || message.id === null ? undefined : this.pending.get(message.id);
-    if (!pending) return;
-    this.pending.delete(message.id!);
-    if (message.error) {
-      const { code, message: text, data } = message.error as { code: number; message: string; data?: unknown };
-      pending.reject(new JsonRpcError(code, text, data, pending.method, message.id!));
-    } else {
-      pending.resolve(message.result ?? {});
-    }
+    this.pending.settle(message.id, message.result ?? {}, message.error ? message.error : undefined);
   }
 
   private answer(id: RequestId, method: string, params: JsonObject): void {

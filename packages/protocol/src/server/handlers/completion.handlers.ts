@@ -4,8 +4,9 @@ import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { Completion } from '../../mcp-types.js';
 import type { Completers } from '../../registry/handler.types.js';
 import { optionalObject, optionalStringMap, requireString } from '../params.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import type { MethodTable } from './method-handler.type.js';
+import { isThenable } from '../../util/is-thenable.js';
 
 /** The most values one completion result may carry (specification limit). */
 const MAX_VALUES = 100;
@@ -16,7 +17,7 @@ function normalise(out: Completion | string[]): { completion: Completion } {
   return { completion: { values: all.values.slice(0, MAX_VALUES), total: all.total ?? all.values.length, hasMore: true } };
 }
 
-export function completionHandlers(server: ProtocolServer): MethodTable {
+export function completionHandlers(server: ServerHost): MethodTable {
   const completersFor = (ref: Record<string, unknown>): Completers | undefined => {
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref, 'name', 'completion/complete ref');
@@ -45,7 +46,7 @@ export function completionHandlers(server: ProtocolServer): MethodTable {
       const complete = completersFor(ref)?.[name];
       if (!complete) return { completion: { values: [] } };
       const out = complete(value, others, ctx);
-      return out instanceof Promise ? out.then(normalise) : normalise(out);
+      return isThenable(out) ? out.then(normalise) : normalise(out);
     },
   };
 }

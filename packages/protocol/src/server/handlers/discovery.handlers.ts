@@ -1,10 +1,10 @@
 /** server/discover (2026-07-28): the versions, capabilities and identity of the server, in one answer. */
 import { SUPPORTED_REVISIONS } from '../../revisions.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import type { MethodTable } from './method-handler.type.js';
 
-export function discoveryHandlers(server: ProtocolServer): MethodTable {
+export function discoveryHandlers(server: ServerHost): MethodTable {
   return {
     'server/discover'() {
       const result: JsonObject = {

@@ -1,20 +1,20 @@
-/** initialize, ping and logging/setLevel. */
+/** initialize, ping and logging/setLevel; the notifications initialized and cancelled. */
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
-import type { JsonObject } from '../../jsonrpc/message.js';
+import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import { McpError } from '../../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../../mcp-types.js';
 import { negotiateRevision } from '../../revisions.js';
 import { optionalObject, requireString } from '../params.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import { shapeCapabilities, shapeImplementation } from '../revision-shaper.js';
-import type { MethodTable } from './method-handler.type.js';
+import type { MethodTable, NotificationHandler } from './method-handler.type.js';
 
 const EMPTY = Object.freeze({});
 
-export function lifecycleHandlers(server: ProtocolServer): MethodTable {
+export function lifecycleHandlers(server: ServerHost): MethodTable {
   return {
     initialize(params, ctx) {
-      if (ctx.session.revision) {
+      if (ctx.session.features) {
         throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized; initialize may be sent once');
       }
       const requested = requireString(params, 'protocolVersion', 'initialize');
@@ -46,3 +46,10 @@ export function lifecycleHandlers(server: ProtocolServer): MethodTable {
     },
   };
 }
+
+/** The notifications the engine acts on itself: the end of the handshake and cancellation. */
+export const lifecycleNotifications: Readonly<Record<string, NotificationHandler>> = {
+  'notifications/initialized': (_params, session) => session.markInitialized(),
+  'notifications/cancelled': (params, session) =>
+    session.cancelInbound(params.requestId as RequestId, typeof params.reason === 'string' ? params.reason : 'Cancelled by the client'),
+};

@@ -4,11 +4,12 @@ import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { GetPromptResult } from '../../mcp-types.js';
 import type { RevisionFeatures } from '../../revisions.js';
 import { optionalStringMap, requireString } from '../params.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import { shapeGetPromptResult } from '../revision-shaper.js';
 import type { MethodTable } from './method-handler.type.js';
+import { isThenable } from '../../util/is-thenable.js';
 
-export function promptHandlers(server: ProtocolServer): MethodTable {
+export function promptHandlers(server: ServerHost): MethodTable {
   const shape = (value: GetPromptResult, name: string, f: RevisionFeatures): GetPromptResult => {
     if (value === null || typeof value !== 'object' || !Array.isArray(value.messages)) {
       throw new TypeError(`Prompt "${name}" returned no "messages" array`);
@@ -18,7 +19,7 @@ export function promptHandlers(server: ProtocolServer): MethodTable {
 
   return {
     'prompts/list'(params, ctx) {
-      const page = server.listPage('prompts', ctx.revision, params.cursor);
+      const page = server.listPage('prompts', ctx.features, params.cursor);
       return page.nextCursor ? { prompts: page.items, nextCursor: page.nextCursor } : { prompts: page.items };
     },
 
@@ -34,9 +35,9 @@ export function promptHandlers(server: ProtocolServer): MethodTable {
           `Missing required argument${missing.length > 1 ? 's' : ''} for prompt "${name}": ${missing.map((a) => a.name).join(', ')}`,
         );
       }
-      const f = ctx.revision;
+      const f = ctx.features;
       const out = prompt.get(args, ctx);
-      return out instanceof Promise ? out.then((value) => shape(value, name, f)) : shape(out, name, f);
+      return isThenable(out) ? out.then((value) => shape(value, name, f)) : shape(out, name, f);
     },
   };
 }

@@ -4,13 +4,14 @@ import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { ReadResourceResult } from '../../mcp-types.js';
 import type { RevisionFeatures } from '../../revisions.js';
 import { requireString } from '../params.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import { shapeReadResult } from '../revision-shaper.js';
 import type { MethodTable } from './method-handler.type.js';
+import { isThenable } from '../../util/is-thenable.js';
 
 const EMPTY = Object.freeze({});
 
-export function resourceHandlers(server: ProtocolServer): MethodTable {
+export function resourceHandlers(server: ServerHost): MethodTable {
   // 2026-07-28 moved "not found" from -32002 to -32602.
   const notFound = (uri: string, f?: RevisionFeatures) =>
     new McpError(f?.modern ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
@@ -34,12 +35,12 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
 
   return {
     'resources/list'(params, ctx) {
-      const page = server.listPage('resources', ctx.revision, params.cursor);
+      const page = server.listPage('resources', ctx.features, params.cursor);
       return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
     },
 
     'resources/templates/list'(params, ctx) {
-      const page = server.listPage('templates', ctx.revision, params.cursor);
+      const page = server.listPage('templates', ctx.features, params.cursor);
       return page.nextCursor
         ? { resourceTemplates: page.items, nextCursor: page.nextCursor }
         : { resourceTemplates: page.items };
@@ -47,7 +48,7 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
 
     'resources/read'(params, ctx) {
       const uri = requireString(params, 'uri', 'resources/read');
-      const f = ctx.revision;
+      const f = ctx.features;
       const fixed = server.registry.resource(uri);
       const matched = fixed ? undefined : server.registry.matchTemplate(uri);
       if (!fixed && !matched) throw notFound(uri, f);
@@ -58,12 +59,12 @@ export function resourceHandlers(server: ProtocolServer): MethodTable {
       } catch (error) {
         return missing(error, f);
       }
-      return out instanceof Promise ? out.then((value) => shape(value, uri, f), (error: unknown) => missing(error, f)) : shape(out, uri, f);
+      return isThenable(out) ? out.then((value) => shape(value, uri, f), (error: unknown) => missing(error, f)) : shape(out, uri, f);
     },
 
     'resources/subscribe'(params, ctx) {
       const uri = requireString(params, 'uri', 'resources/subscribe');
-      if (!exists(uri)) throw notFound(uri, ctx.revision);
+      if (!exists(uri)) throw notFound(uri, ctx.features);
       ctx.session.subscribe(uri);
       return EMPTY;
     },

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
 import { McpError } from '../../jsonrpc/protocol.error.js';
 import { MetaKey } from '../modern-request.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import type { Session } from '../session.js';
 import type { MethodTable } from './method-handler.type.js';
 
@@ -41,7 +41,7 @@ const FLAGS = [
 ] as const;
 
 /** The requested filter, checked, narrowed to what the server offers. */
-function acceptedFilter(server: ProtocolServer, requested: unknown): SubscriptionFilter {
+function acceptedFilter(server: ServerHost, requested: unknown): SubscriptionFilter {
   if (requested === null || typeof requested !== 'object' || Array.isArray(requested)) throw invalid('requires "notifications" to be an object');
   const wanted = requested as JsonObject;
   const caps = server.capabilities();
@@ -59,7 +59,7 @@ function acceptedFilter(server: ProtocolServer, requested: unknown): Subscriptio
   return accepted;
 }
 
-export function subscriptionHandlers(server: ProtocolServer): MethodTable {
+export function subscriptionHandlers(server: ServerHost): MethodTable {
   return {
     'subscriptions/listen'(params, ctx) {
       const filter = acceptedFilter(server, params.notifications);

@@ -6,18 +6,19 @@ import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { CallToolResult } from '../../mcp-types.js';
 import type { RevisionFeatures } from '../../revisions.js';
 import { optionalObject, requireString } from '../params.js';
-import type { ProtocolServer } from '../protocol-server.js';
+import type { ServerHost } from '../server-host.js';
 import type { RequestContext } from '../request-context.js';
 import { shapeCallToolResult } from '../revision-shaper.js';
 import { ToolError } from '../tool.error.js';
 import type { MethodTable } from './method-handler.type.js';
+import { isThenable } from '../../util/is-thenable.js';
 
 const NO_ARGS: JsonObject = Object.freeze({}) as JsonObject;
 
 /** What a run that can no longer answer (superseded or cancelled) resolves with: it is never sent. */
 const DROPPED: CallToolResult = Object.freeze({ content: [], isError: true }) as CallToolResult;
 
-export function toolHandlers(server: ProtocolServer): MethodTable {
+export function toolHandlers(server: ServerHost): MethodTable {
   const toResult = (name: string, value: unknown, f: RevisionFeatures, ctx: RequestContext): CallToolResult => {
     if (ctx.superseded) return DROPPED;
     if (value === null || typeof value !== 'object' || !Array.isArray((value as CallToolResult).content)) {
@@ -41,7 +42,7 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
 
   return {
     'tools/list'(params, ctx) {
-      const page = server.listPage('tools', ctx.revision, params.cursor, ctx.session.principal);
+      const page = server.listPage('tools', ctx.features, params.cursor, ctx.session.principal);
       return page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items };
     },
 
@@ -51,14 +52,14 @@ export function toolHandlers(server: ProtocolServer): MethodTable {
       const tool = server.registry.toolFor(name, ctx.session.principal);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       const args = optionalObject(params, 'arguments', 'tools/call') ?? NO_ARGS;
-      const f = ctx.revision;
+      const f = ctx.features;
       let out: unknown;
       try {
         out = tool.handler(args, ctx);
       } catch (error) {
         return toError(name, error, ctx);
       }
-      if (out instanceof Promise) {
+      if (isThenable(out)) {
         return out.then(
           (value) => toResult(name, value, f, ctx),
           (error) => toError(name, error, ctx),

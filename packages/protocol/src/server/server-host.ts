@@ -1,0 +1,38 @@
+/**
+ * What a session and the method handlers need from the server that owns them: the method and
+ * notification tables, the registry, limits, and a few services. `ProtocolServer` implements
+ * it; depending on this narrow interface instead keeps the session and the handlers apart from
+ * the server's construction (no import cycle).
+ */
+import type { JsonObject } from '../jsonrpc/message.js';
+import type { Implementation, ServerCapabilities } from '../mcp-types.js';
+import type { FeatureKind, FeatureRegistry } from '../registry/feature-registry.js';
+import type { RevisionFeatures } from '../revisions.js';
+import type { MethodHandler, NotificationHandler } from './handlers/method-handler.type.js';
+import type { Listener } from './handlers/subscriptions.handlers.js';
+import type { Page } from './pagination.js';
+import type { RequestContext } from './request-context.js';
+import type { RequestStateSealer } from './request-state.js';
+import type { Session } from './session.js';
+
+/** A list the server pages: a feature kind or resource templates. */
+export type ListKind = FeatureKind | 'templates';
+
+/** The server as its sessions and method handlers see it. */
+export interface ServerHost {
+  readonly registry: FeatureRegistry;
+  readonly serverInfo: Implementation;
+  readonly instructions?: string;
+  readonly maxDepth: number;
+  readonly requestTimeoutMs: number;
+  readonly requestStates: RequestStateSealer;
+  /** Open `subscriptions/listen` requests (2026-07-28). */
+  readonly listeners: Set<Listener>;
+  capabilities(): ServerCapabilities;
+  methodHandler(method: string): MethodHandler | undefined;
+  notificationHandler(method: string): NotificationHandler | undefined;
+  listPage(kind: ListKind, features: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown>;
+  modernResult(ctx: RequestContext, body: JsonObject): JsonObject;
+  reportError(error: unknown, where: string): void;
+  detach(session: Session): void;
+}
