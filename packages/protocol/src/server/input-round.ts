@@ -9,7 +9,7 @@
  * does before its last question therefore runs once per round: keep it idempotent.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject } from '../jsonrpc/message.js';
+import { isJsonObject as isObject, type JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { InputRequiredError } from './input-required.error.js';
 import { digest, type RequestStateSealer } from './request-state.js';
@@ -37,8 +37,6 @@ export class InputRequired {
 }
 
 const NO_ANSWERS: JsonObject = Object.freeze({}) as JsonObject;
-
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Why an answer is not a valid result of its method, or undefined when it is. */
 function answerProblem(method: InputMethod, value: unknown): string | undefined {

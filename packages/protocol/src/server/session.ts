@@ -13,7 +13,7 @@ import {
   type RequestId,
 } from '../jsonrpc/message.js';
 import { exceedsDepth } from '../jsonrpc/nesting-depth.js';
-import { ClientRequestError } from '../jsonrpc/client-request.error.js';
+import { ClientErrorResponse, LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import {
   LOGGING_LEVELS,
@@ -382,7 +382,7 @@ export class Session {
     pending.cleanup();
     if (error !== undefined) {
       const e = (error ?? {}) as JsonRpcErrorObject;
-      pending.reject(new ClientRequestError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data));
+      pending.reject(new ClientErrorResponse(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data));
     } else {
       pending.resolve(result);
     }
@@ -390,7 +390,7 @@ export class Session {
 
   /** Sends a request to the client; rejects on error, timeout, abort or close. */
   request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
-    if (this.closed) return Promise.reject(new ClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    if (this.closed) return Promise.reject(new LocalClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
     const id = this.nextOutgoingId++;
     const timeoutMs = options.timeoutMs ?? this.server.requestTimeoutMs;
     const { signal } = options;
@@ -402,12 +402,12 @@ export class Session {
         reject(err);
       };
       const timer = setTimeout(
-        () => abandon('Timed out', new ClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`)),
+        () => abandon('Timed out', new LocalClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`)),
         timeoutMs,
       );
       // The connection, not a pending request, keeps a process alive.
       timer.unref();
-      const onAbort = () => abandon('Cancelled', new ClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`));
+      const onAbort = () => abandon('Cancelled', new LocalClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`));
       const cleanup = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -422,9 +422,9 @@ export class Session {
   }
 
   /** The error for a server->client request the client did not declare support for, or undefined. */
-  missingClientCapability(capability: string, method: string): ClientRequestError | undefined {
+  missingClientCapability(capability: string, method: string): LocalClientRequestError | undefined {
     if (this.clientCapabilities[capability] !== undefined && this.clientCapabilities[capability] !== null) return undefined;
-    return new ClientRequestError(
+    return new LocalClientRequestError(
       ErrorCode.InvalidRequest,
       `The client did not declare the "${capability}" capability, so ${method} cannot be sent to it.`,
     );
@@ -469,7 +469,7 @@ export class Session {
     for (const [id, pending] of this.outgoing) {
       this.outgoing.delete(id);
       pending.cleanup();
-      pending.reject(new ClientRequestError(ErrorCode.ConnectionClosed, reason));
+      pending.reject(new LocalClientRequestError(ErrorCode.ConnectionClosed, reason));
     }
   }
 
