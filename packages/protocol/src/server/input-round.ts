@@ -64,7 +64,7 @@ function salient(method: string, params: JsonObject): string {
   return digest({ method, params: rest });
 }
 
-/** @internal One modern request's round of questions. */
+/** One modern request's round of questions (engine plumbing, not exported from the package). */
 export class InputRound {
   /** Answers already checked and used by this run: what the next round's state carries. */
   private readonly used: JsonObject = {};

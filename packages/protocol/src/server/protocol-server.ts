@@ -100,7 +100,7 @@ export class ProtocolServer {
   private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
   private capabilityCache?: { version: number; value: ServerCapabilities };
   private readonly pendingChanges = new Set<FeatureKind>();
-  /** Open `subscriptions/listen` requests (2026-07-28). */
+  /** @internal Open `subscriptions/listen` requests (2026-07-28). */
   readonly listeners = new Set<Listener>();
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
@@ -127,7 +127,7 @@ export class ProtocolServer {
     this.methods.set(method, handler);
   }
 
-  /** @internal */
+  /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
     return this.methods.get(method);
   }
@@ -261,7 +261,7 @@ export class ProtocolServer {
     for (const session of this.sessions) session.log(level, data, logger);
   }
 
-  /** @internal Reports an internal error (never sent to the client). */
+  /** Reports an internal error to `onError` (never sent to the client). */
   reportError(error: unknown, where: string): void {
     (this.options.onError ?? defaultOnError)(error, where);
   }
