@@ -21,6 +21,7 @@ const config: Config = {
     '<rootDir>/packages/*/test/**/*.spec.ts', '<rootDir>/apps/*/test/**/*.spec.ts', '<rootDir>/apps/examples/*/test/**/*.spec.ts'],
   moduleNameMapper: {
     '^@typemcp/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@typemcp/([a-z-]+)/internal$': '<rootDir>/packages/$1/src/internal.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

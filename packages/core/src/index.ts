@@ -45,5 +45,19 @@ export {
   type StdioListenOptions,
 } from './server/create-server.js';
 export type { DefinitionWarning, Provider, ServerOptions } from './server/server-options.interface.js';
-export { DefinitionError, ErrorCode, InputRequiredError, InvalidOptionError, McpError, PROTOCOL_DEFAULTS, ResourceNotFoundError, ToolError } from '@typemcp/protocol';
+export { CoreErrorCode, HttpNotInstalledError, type CoreErrorCodeValue } from './errors.js';
+export {
+  ClientErrorResponse,
+  ClientRequestError,
+  DefinitionError,
+  ErrorCode,
+  InputRequiredError,
+  InvalidOptionError,
+  LocalClientRequestError,
+  McpError,
+  PROTOCOL_DEFAULTS,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ToolError,
+} from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

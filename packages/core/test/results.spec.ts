@@ -15,7 +15,8 @@ import {
   UnrepresentableResultError,
   type TypeMcpServer,
 } from '@typemcp/core';
-import { MetaKey, type JsonObject } from '@typemcp/protocol';
+import type { JsonObject } from '@typemcp/protocol';
+import { MetaKey } from '@typemcp/protocol/internal';
 import { MemoryPeer } from '../../protocol/test/support/memory-peer';
 
 const servers: TypeMcpServer[] = [];

@@ -5,7 +5,8 @@
  */
 import { IsString } from 'class-validator';
 import { Complete, createServer, DefinitionError, getMetadataStorage, McpService, Prompt, Tool, type TypeMcpServer } from '@typemcp/core';
-import { MetaKey, type JsonObject } from '@typemcp/protocol';
+import type { JsonObject } from '@typemcp/protocol';
+import { MetaKey } from '@typemcp/protocol/internal';
 import { MemoryPeer } from '../../protocol/test/support/memory-peer';
 
 const servers: TypeMcpServer[] = [];

@@ -4,7 +4,8 @@
  * first, closing a response cancels its request, subscriptions/listen, and legacy sessions on
  * the same endpoint untouched.
  */
-import { MetaKey, type JsonObject } from '@typemcp/protocol';
+import type { JsonObject } from '@typemcp/protocol';
+import { MetaKey } from '@typemcp/protocol/internal';
 import { initialize, post, serve, SseReader, JSON_AND_SSE, text, type Served } from './support/http-fixture';
 
 const MODERN = '2026-07-28';

@@ -1,17 +1,5 @@
-import {
-  admitModernPost,
-  admitRequest,
-  ErrorCode,
-  headerMismatch,
-  LEGACY,
-  MetaKey,
-  negotiateRevision,
-  postEra,
-  type Admission,
-  type JsonObject,
-  type NegotiatedState,
-  type RevisionFeatures,
-} from '@typemcp/protocol';
+import { ErrorCode, type JsonObject, type RevisionFeatures } from '@typemcp/protocol';
+import { admitModernPost, admitRequest, headerMismatch, LEGACY, MetaKey, negotiateRevision, postEra, type Admission, type NegotiatedState } from '@typemcp/protocol/internal';
 
 const MODERN = '2026-07-28';
 const caps = { [MetaKey.clientCapabilities]: {} };

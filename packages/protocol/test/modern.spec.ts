@@ -3,7 +3,8 @@
  * caching hints, multi round-trip requests, subscriptions/listen, and the legacy era untouched
  * on the same server.
  */
-import { ErrorCode, InputRequiredError, MetaKey, type JsonObject, type RequestContext } from '@typemcp/protocol';
+import { ErrorCode, InputRequiredError, type JsonObject, type RequestContext } from '@typemcp/protocol';
+import { MetaKey } from '@typemcp/protocol/internal';
 import { MemoryPeer, serverAndPeer, tick, type Message } from './support/memory-peer';
 
 const MODERN = '2026-07-28';

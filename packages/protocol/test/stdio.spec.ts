@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { ErrorCode, LineDecoder, ProtocolServer, serveStdio, type JsonObject } from '@typemcp/protocol';
+import { ErrorCode, ProtocolServer, serveStdio, type JsonObject } from '@typemcp/protocol';
+import { LineDecoder } from '../src/transport/line-decoder';
 
 describe('LineDecoder', () => {
   function decoder(max = 1024) {

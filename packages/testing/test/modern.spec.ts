@@ -5,7 +5,7 @@
  */
 import { IsString } from 'class-validator';
 import { Context, createServer, Description, ErrorCode, McpService, Prompt, Tool, type SampleResult } from '@typemcp/core';
-import { MetaKey } from '@typemcp/protocol';
+import { MetaKey } from '@typemcp/protocol/internal';
 import {
   JsonRpcError,
   textOf,

@@ -3,20 +3,8 @@
  * input, calls the method on the instance the container gave, and normalises the result.
  * Returns a function that unbinds everything it registered.
  */
-import {
-  ErrorCode,
-  isThenable,
-  McpError,
-  ToolError,
-  type CallToolResult,
-  type Completers,
-  type Completion,
-  type FeatureRegistry,
-  type JsonObject,
-  type RequestContext,
-  type ResourceTemplateDefinition,
-  type ResourceDefinition,
-} from '@typemcp/protocol';
+import { ErrorCode, McpError, ToolError, type CallToolResult, type Completers, type Completion, type FeatureRegistry, type JsonObject, type RequestContext, type ResourceTemplateDefinition, type ResourceDefinition } from '@typemcp/protocol';
+import { isThenable } from '@typemcp/protocol/internal';
 import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
 import type { DtoResult, DtoValidator } from '../pipeline/dto-validator.js';

@@ -1,3 +1,5 @@
+import { CoreErrorCode } from '../errors.js';
+
 /**
  * The error for a handler result that JSON cannot carry without silently losing part of it (a
  * Map, a Set, a function, a symbol, NaN...). It is a server fault: reported to `onError` (with
@@ -6,5 +8,5 @@
  */
 export class UnrepresentableResultError extends Error {
   override readonly name = 'UnrepresentableResultError';
-  readonly code = 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT';
+  readonly code = CoreErrorCode.UnrepresentableResult;
 }

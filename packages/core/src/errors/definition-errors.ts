@@ -4,6 +4,7 @@
  * message names the class and member and says what to change.
  */
 import { DefinitionError } from '@typemcp/protocol';
+import { CoreErrorCode, DUPLICATE_CODES } from '../errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DefinitionWarning } from '../server/server-options.interface.js';
 
@@ -11,21 +12,21 @@ const where = (target: ClassType, method: string) => `${target.name}.${method}`;
 
 export function notAService(target: ClassType): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_NOT_A_SERVICE',
+    CoreErrorCode.NotAService,
     `${target.name} was passed to createServer({ services }) but is not decorated with @McpService(); add the decorator.`,
   );
 }
 
 export function missingDescription(kind: 'Tool' | 'Prompt', target: ClassType, method: string): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_MISSING_DESCRIPTION',
+    CoreErrorCode.MissingDescription,
     `@${kind} on ${where(target, method)} has no description; add @${kind}({ description: '...' }) (clients show it to the model).`,
   );
 }
 
-export function duplicateName(kind: string, name: string, first: string, second: string): DefinitionError {
+export function duplicateName(kind: keyof typeof DUPLICATE_CODES, name: string, first: string, second: string): DefinitionError {
   return new DefinitionError(
-    `TYPEMCP_ERR_DUPLICATE_${kind.toUpperCase()}`,
+    DUPLICATE_CODES[kind],
     `${kind} "${name}" is declared by both ${first} and ${second}; give one of them another name with the "name" option.`,
   );
 }
@@ -33,7 +34,7 @@ export function duplicateName(kind: string, name: string, first: string, second:
 export function unreflectableParameter(target: ClassType, method: string, index: number, type: unknown): DefinitionError {
   const seen = typeof type === 'function' ? type.name : String(type);
   return new DefinitionError(
-    'TYPEMCP_ERR_UNREFLECTABLE_PARAMETER',
+    CoreErrorCode.UnreflectableParameter,
     `Parameter ${index + 1} of ${where(target, method)} has a type reflection cannot see (${seen}: an interface, a union, a primitive or any). ` +
       'Declare it as a class DTO with class-validator decorators, or as Context.',
   );
@@ -41,7 +42,7 @@ export function unreflectableParameter(target: ClassType, method: string, index:
 
 export function missingParamTypes(target: ClassType, method: string): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_NO_TYPE_METADATA',
+    CoreErrorCode.NoTypeMetadata,
     `${where(target, method)} takes parameters but no type metadata was emitted; enable "experimentalDecorators" and ` +
       '"emitDecoratorMetadata" in tsconfig.json (and decoratorMetadata in swc/babel) and import @typemcp/core before your classes.',
   );
@@ -55,7 +56,7 @@ export function constructorParameter(target: ClassType, index: number, name?: st
 /** A dependency the container cannot build: `needed` is the missing class or token, `by` who asks for it. */
 export function unresolvedDependency(needed: string, by?: string): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_UNRESOLVED_DEPENDENCY',
+    CoreErrorCode.UnresolvedDependency,
     `Add @Injectable() to class ${needed}, or provide it in createServer({ providers: [{ provide: ${needed}, useClass | useValue }] })` +
       (by ? `: ${by} needs it and the container cannot build it.` : ': the container cannot build it.'),
   );
@@ -64,7 +65,7 @@ export function unresolvedDependency(needed: string, by?: string): DefinitionErr
 export function untypedDependency(target: ClassType, index: number, name: string | undefined, type: unknown): DefinitionError {
   const seen = typeof type === 'function' ? type.name : String(type);
   return new DefinitionError(
-    'TYPEMCP_ERR_UNTYPED_DEPENDENCY',
+    CoreErrorCode.UntypedDependency,
     `${constructorParameter(target, index, name)} has a type the container cannot inject (${seen}: an interface, a type alias, ` +
       'a union, a primitive or any), so it would receive undefined. Type it as a class: an @Injectable() class, or a class or ' +
       'abstract class bound in createServer({ providers: [{ provide: TheClass, useClass | useValue }] }).',
@@ -73,7 +74,7 @@ export function untypedDependency(target: ClassType, index: number, name: string
 
 export function multipleInputs(target: ClassType, method: string, first: { index: number; type: ClassType }, second: { index: number; type: ClassType }): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_MULTIPLE_INPUTS',
+    CoreErrorCode.MultipleInputs,
     `${where(target, method)} takes two input DTOs: parameter ${first.index + 1} (${first.type.name}) and parameter ${second.index + 1} ` +
       `(${second.type.name}), but TypeMCP takes one input DTO per method; merge the fields into one class (extend one from the other, or nest one as a property).`,
   );
@@ -88,7 +89,7 @@ export function invalidName(kind: 'Tool' | 'Prompt' | 'Resource', name: string, 
       ? 'a resource name must be a non-empty string'
       : `${kind.toLowerCase()} names are 1 to 128 characters of A-Z a-z 0-9 _ - . (no spaces, slashes or other characters)`;
   return new DefinitionError(
-    'TYPEMCP_ERR_INVALID_NAME',
+    CoreErrorCode.InvalidName,
     `@${kind} on ${where(target, method)} has the name ${JSON.stringify(name)}, but ${rule}; set another with the "name" option.`,
   );
 }
@@ -96,7 +97,7 @@ export function invalidName(kind: 'Tool' | 'Prompt' | 'Resource', name: string, 
 export function templateVariableNotInDto(template: string, variable: string, target: ClassType, method: string, dto: ClassType, properties: string[]): DefinitionError {
   const has = properties.length ? `has ${properties.join(', ')}` : 'has no properties';
   return new DefinitionError(
-    'TYPEMCP_ERR_TEMPLATE_VARIABLE_NOT_IN_DTO',
+    CoreErrorCode.TemplateVariableNotInDto,
     `The variable "${variable}" of @Resource('${template}') on ${where(target, method)} has no property in ${dto.name}, which ${has}; ` +
       `rename the variable or add a decorated "${variable}" property to ${dto.name}.`,
   );
@@ -104,7 +105,7 @@ export function templateVariableNotInDto(template: string, variable: string, tar
 
 export function dtoPropertyNotInTemplate(template: string, property: string, target: ClassType, method: string, dto: ClassType): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_DTO_PROPERTY_NOT_IN_TEMPLATE',
+    CoreErrorCode.DtoPropertyNotInTemplate,
     `${dto.name}.${property} is required, but @Resource('${template}') on ${where(target, method)} has no {${property}} variable to fill it, ` +
       `so every read would fail; add {${property}} to the template or mark the property @IsOptional().`,
   );
@@ -112,7 +113,7 @@ export function dtoPropertyNotInTemplate(template: string, property: string, tar
 
 export function unknownCompletionTarget(origin: string, what: string): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_UNKNOWN_COMPLETION_TARGET',
+    CoreErrorCode.UnknownCompletionTarget,
     `@Complete on ${origin} refers to ${what}, which no served service declares; fix the name or the argument.`,
   );
 }
@@ -120,7 +121,7 @@ export function unknownCompletionTarget(origin: string, what: string): Definitio
 /** A warning, not an error: the server still starts. */
 export function unservedService(target: ClassType): DefinitionWarning {
   return {
-    code: 'TYPEMCP_WARN_UNSERVED_SERVICE',
+    code: CoreErrorCode.UnservedService,
     message:
       `${target.name} is declared with @McpService() but no server serves it; add it to createServer({ services }), ` +
       'or declare it @McpService({ deferred: true }) if server.addService() adds it at run time.',

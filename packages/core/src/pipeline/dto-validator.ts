@@ -11,7 +11,8 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import { validate, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
-import { isThenable, type JsonObject } from '@typemcp/protocol';
+import { type JsonObject } from '@typemcp/protocol';
+import { isThenable } from '@typemcp/protocol/internal';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { classTransformerStorage } from '../schema/class-transformer-storage.js';

@@ -3,12 +3,13 @@
  * that names the DTO and property and says what to change.
  */
 import { DefinitionError } from '@typemcp/protocol';
+import { CoreErrorCode } from '../errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 
 /** A DTO property that class-validator cannot see, so input for it would silently vanish. */
 export function undecoratedProperty(dto: ClassType, property: string, seenThrough: 'a @Description' | 'an initial value' | 'a class field'): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_UNDECORATED_PROPERTY',
+    CoreErrorCode.UndecoratedProperty,
     `Property "${property}" of ${dto.name} has ${seenThrough} but no class-validator decorator, so it would be missing from the ` +
       'JSON Schema and stripped from the arguments. Add a validator such as @IsString(), @IsInt() or @ValidateNested() ' +
       '(with @IsOptional() if it may be omitted, or @Allow() to accept any value).',
@@ -18,7 +19,7 @@ export function undecoratedProperty(dto: ClassType, property: string, seenThroug
 /** Validators on one property that no single value can satisfy, e.g. `@IsString() @Min(1)`. */
 export function conflictingTypes(dto: ClassType, property: string, types: string[]): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_CONFLICTING_VALIDATORS',
+    CoreErrorCode.ConflictingValidators,
     `The validators on ${dto.name}.${property} require a value that is at once ${types.join(' and ')}, so every input would be ` +
       'rejected. Remove the validators that do not match the property type.',
   );
@@ -27,7 +28,7 @@ export function conflictingTypes(dto: ClassType, property: string, types: string
 /** `@ValidateNested()` without `@Type(() => X)`: the value stays a plain object and always fails validation. */
 export function untypedNested(dto: ClassType, property: string): DefinitionError {
   return new DefinitionError(
-    'TYPEMCP_ERR_UNTYPED_NESTED',
+    CoreErrorCode.UntypedNested,
     `${dto.name}.${property} has @ValidateNested() but no @Type(() => Dto) from class-transformer, so the argument is never ` +
       'turned into a DTO instance and always fails validation. Add @Type(() => TheNestedClass).',
   );

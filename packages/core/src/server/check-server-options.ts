@@ -3,7 +3,8 @@
  * container); the engine checks the options it takes over. A bad value throws an
  * InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) naming it.
  */
-import { checkOption as check, InvalidOptionError } from '@typemcp/protocol';
+import { InvalidOptionError } from '@typemcp/protocol';
+import { checkOption as check } from '@typemcp/protocol/internal';
 import type { ServerOptions } from './server-options.interface.js';
 
 function invalid(option: string, message: string): InvalidOptionError {

@@ -8,6 +8,7 @@ import { bindService, completionKey, type CompletionTable } from '../builder/ser
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
 import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import { TypediContainer } from '../di/typedi.container.js';
+import { HttpNotInstalledError } from '../errors.js';
 import { duplicateName, unknownCompletionTarget } from '../errors/definition-errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
@@ -22,8 +23,10 @@ export type StdioListenOptions = { transport: 'stdio' } & StdioOptions;
 
 /**
  * Serve over HTTP (Streamable HTTP at /mcp, HTTP+SSE at /sse) with the optional package
- * @typemcp/http: the rest are its `serveHttp()` options (kept loose here so @typemcp/core does
- * not depend on it).
+ * @typemcp/http. Core declares only what it knows; @typemcp/http adds its `serveHttp()` options
+ * to this interface by declaration merging (a type-only augmentation, active in any program that
+ * includes @typemcp/http's types, e.g. through `import type {} from '@typemcp/http'`), so
+ * @typemcp/core does not depend on it.
  */
 export interface HttpListenOptions {
   transport: 'http';
@@ -31,7 +34,6 @@ export interface HttpListenOptions {
   port?: number;
   /** Bind address (default 127.0.0.1). */
   host?: string;
-  [option: string]: unknown;
 }
 
 /** What `listen({ transport: 'http' })` resolves with (@typemcp/http's HttpListener). */
@@ -55,9 +57,7 @@ function loadHttp(): { serveHttp(server: TypeMcpServer, options: object): Promis
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(HTTP_PACKAGE)) {
-      throw Object.assign(new Error(`listen({ transport: 'http' }) needs ${HTTP_PACKAGE}; install it: npm install ${HTTP_PACKAGE}`), {
-        code: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
-      });
+      throw new HttpNotInstalledError(`listen({ transport: 'http' }) needs ${HTTP_PACKAGE}; install it: npm install ${HTTP_PACKAGE}`);
     }
     throw error;
   }
@@ -147,7 +147,7 @@ export class TypeMcpServer {
       for (const p of other.prompts) origins.set(`Prompt:${p.definition.name}`, p.invocation.origin);
       for (const r of other.resources) origins.set(`Resource:${'uri' in r.definition ? r.definition.uri : r.definition.uriTemplate}`, r.invocation.origin);
     }
-    const check = (kind: string, name: string, origin: string) => {
+    const check = (kind: 'Tool' | 'Prompt' | 'Resource', name: string, origin: string) => {
       const first = origins.get(`${kind}:${name}`);
       if (first) throw duplicateName(kind, name, first, origin);
       origins.set(`${kind}:${name}`, origin);

@@ -5,9 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { writeErrorLine, type ProtocolServer } from '@typemcp/protocol';
+import { type ProtocolServer } from '@typemcp/protocol';
+import { writeErrorLine } from '@typemcp/protocol/internal';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
-import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { MemoryEventStore } from '../events/memory-event.store.js';
 import type { HttpOptions } from '../http-options.interface.js';
@@ -90,7 +92,7 @@ export class McpHttpHost implements SessionHost {
   async admit(req: RoutedRequest): Promise<unknown> {
     this.guard.check(req);
     if (this.shuttingDown) {
-      throw new HttpTransportError(503, HttpErrorCode.ShuttingDown, 'Service unavailable: the server is shutting down', -32000, { Connection: 'close' });
+      throw new HttpTransportError(HttpErrorCode.ShuttingDown, 'Service unavailable: the server is shutting down', { headers: { Connection: 'close' } });
     }
     return this.auth?.authenticate(req, () => this.metadataUrl(req));
   }
@@ -107,7 +109,7 @@ export class McpHttpHost implements SessionHost {
   register(session: StoredSession): void {
     if (!this.store.add(session)) {
       void session.close(0);
-      throw new HttpTransportError(503, HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', -32000, { 'Retry-After': '5' });
+      throw new HttpTransportError(HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', { headers: { 'Retry-After': '5' } });
     }
   }
 
@@ -123,7 +125,7 @@ export class McpHttpHost implements SessionHost {
   lookup<S extends StoredSession>(kind: S['kind'], id: string, principal: unknown): S {
     const session = this.store.get(id);
     if (!session || session.kind !== kind || (this.auth && !this.samePrincipal(session.principal, principal))) {
-      throw new HttpTransportError(404, HttpErrorCode.SessionNotFound, 'Session not found: it ended or never existed; send initialize without a session id to start one');
+      throw new HttpTransportError(HttpErrorCode.SessionNotFound, 'Session not found: it ended or never existed; send initialize without a session id to start one');
     }
     return session as S;
   }
@@ -164,6 +166,6 @@ export class McpHttpHost implements SessionHost {
   toHttpError(error: unknown, where: string): HttpTransportError {
     if (error instanceof HttpTransportError) return error;
     this.reportError(error, where);
-    return new HttpTransportError(500, HttpErrorCode.Internal, 'Internal error', -32603);
+    return new HttpTransportError(HttpErrorCode.Internal, 'Internal error');
   }
 }

@@ -7,7 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidOptionError } from '@typemcp/protocol';
-import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
+// Types only (no run-time load): brings @typemcp/core into the program for the augmentation below.
+import type {} from '@typemcp/core';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
@@ -76,7 +79,7 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   const host = options.host ?? HTTP_DEFAULTS.host;
   const timeouts = serverTimeouts(options);
   const mcp = createMcpExpressApp(server, { ...options, host });
-  mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(404, HttpErrorCode.NotFound, 'Not found')));
+  mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(HttpErrorCode.NotFound, 'Not found')));
   const httpServer = createServer(timeouts, mcp.app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -106,4 +109,9 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
         clearTimeout(force);
       })()),
   };
+}
+
+declare module '@typemcp/core' {
+  /** `listen({ transport: 'http', ... })` takes every {@link ServeHttpOptions} option. */
+  interface HttpListenOptions extends ServeHttpOptions {}
 }

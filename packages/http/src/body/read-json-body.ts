@@ -5,7 +5,8 @@
  * (e.g. `express.json()`) already read is used as it is.
  */
 import type { IncomingMessage } from 'node:http';
-import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 
 /** Thrown when the client went away before the body was complete: there is nobody to answer. */
 export class BodyAbortedError extends Error {
@@ -13,9 +14,9 @@ export class BodyAbortedError extends Error {
 }
 
 export function tooLarge(limit: number): HttpTransportError {
-  return new HttpTransportError(413, HttpErrorCode.PayloadTooLarge, `Request body too large: the limit is ${limit} bytes`, -32000, {
+  return new HttpTransportError(HttpErrorCode.PayloadTooLarge, `Request body too large: the limit is ${limit} bytes`, {
     // The rest of an oversized body is discarded, not parsed, so the connection cannot be reused.
-    Connection: 'close',
+    headers: { Connection: 'close' },
   });
 }
 
@@ -24,7 +25,7 @@ function parse(text: string): unknown {
     // A UTF-8 byte order mark is not JSON whitespace.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    throw new HttpTransportError(400, HttpErrorCode.ParseError, `Parse error: ${(error as Error).message}`, -32700);
+    throw new HttpTransportError(HttpErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
   }
 }
 
@@ -37,7 +38,7 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
   }
   const encoding = req.headers['content-encoding'];
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    return Promise.reject(new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, `Content-Encoding "${encoding}" is not supported; send the body uncompressed`));
+    return Promise.reject(new HttpTransportError(HttpErrorCode.UnsupportedMediaType, `Content-Encoding "${encoding}" is not supported; send the body uncompressed`));
   }
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));

@@ -6,7 +6,8 @@
 import type { Request, Response } from 'express';
 import { isJsonContentType } from '../body/media-type.js';
 import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
-import { HttpErrorCode, HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
 import { LegacySseSession } from './legacy-sse.session.js';
 
@@ -40,10 +41,10 @@ export class LegacySseHandler {
     this.guarded(req, res, async (principal) => {
       const id = req.query.sessionId;
       if (typeof id !== 'string' || id === '') {
-        throw new HttpTransportError(400, HttpErrorCode.SessionRequired, 'Bad request: the sessionId query parameter is required');
+        throw new HttpTransportError(HttpErrorCode.SessionRequired, 'Bad request: the sessionId query parameter is required');
       }
       if (!isJsonContentType(req)) {
-        throw new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
+        throw new HttpTransportError(HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
       }
       const session = this.host.lookup<LegacySseSession>('legacy', id, principal);
       session.track(res);
@@ -54,5 +55,5 @@ export class LegacySseHandler {
 
   /** Any other method on /sse or /messages. */
   readonly notAllowed = (allow: string) => (req: Request, res: Response): void =>
-    sendHttpError(res, new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, -32000, { Allow: allow }));
+    sendHttpError(res, new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, { headers: { Allow: allow } }));
 }

@@ -3,7 +3,8 @@
  * engine sends; the client POSTs to /messages?sessionId=... The stream is the session: when it
  * closes, the session ends.
  */
-import { ProgressPacer, type ProtocolServer, type SendOptions, type Session, type Transport } from '@typemcp/protocol';
+import type { ProtocolServer, SendOptions, Session, Transport } from '@typemcp/protocol';
+import { ProgressPacer } from '@typemcp/protocol/internal';
 import type { ServerResponse } from 'node:http';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';

@@ -5,26 +5,11 @@
  * turns the response into an SSE stream that ends with the answer. Closing the response before
  * the answer cancels the request.
  */
-import { ErrorCode, type ProtocolServer, type SendOptions, type Session, type Transport } from '@typemcp/protocol';
+import type { ProtocolServer, SendOptions, Session, Transport } from '@typemcp/protocol';
 import type { ServerResponse } from 'node:http';
+import { statusOfError } from '../errors.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
-
-/** The HTTP status of a JSON-RPC error answered as JSON (2026-07-28 transport rules). */
-export function statusOfError(code: number): number {
-  switch (code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingRequiredClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.ParseError:
-      return 400;
-    default:
-      return 200;
-  }
-}
 
 /** Writes one JSON-RPC message as a whole JSON response. */
 export function writeJson(res: ServerResponse, status: number, message: string): void {
@@ -69,7 +54,7 @@ export class ModernExchange implements Transport {
       this.sse.end();
     } else {
       const errorCode = options.errorCode;
-      writeJson(this.res, errorCode === undefined ? 200 : statusOfError(errorCode), message);
+      writeJson(this.res, errorCode === undefined ? 200 : statusOfError(errorCode, 200), message);
     }
     void this.close();
   }

@@ -6,31 +6,24 @@
  * headers against the body (400, -32020), the method (404, -32601).
  */
 import {
-  admitModernPost,
-  classifyMessage,
   ErrorCode,
-  headerMismatch,
-  refuseModernBatch,
   type JsonObject,
   type JsonRpcErrorObject,
   type RequestId,
 } from '@typemcp/protocol';
+import { admitModernPost, classifyMessage, headerMismatch, refuseModernBatch } from '@typemcp/protocol/internal';
 import type { Request, Response } from 'express';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
+import { statusOfError } from '../errors.js';
+import { headerOf } from '../request-headers.js';
 import { ModernExchange, writeJson } from './modern-exchange.js';
 import { checkParamHeaders, decodeHeaderValue } from './param-headers.js';
 
 /** Methods whose target the Mcp-Name header repeats, and the params member it repeats. */
 const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
-const headerOf = (req: Request, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-
 function refuse(res: Response, id: RequestId | null, error: JsonRpcErrorObject): void {
-  const status = error.code === ErrorCode.MethodNotFound ? 404 : 400;
-  writeJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error }));
+  writeJson(res, statusOfError(error.code, 400), JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
 /**

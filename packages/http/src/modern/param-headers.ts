@@ -4,7 +4,8 @@
  * The server checks each such header against the body, after decoding the `=?base64?...?=` form
  * (also allowed for `Mcp-Name`): a missing, malformed or different header is -32020.
  */
-import { headerMismatch, type JsonObject } from '@typemcp/protocol';
+import type { JsonObject } from '@typemcp/protocol';
+import { headerMismatch } from '@typemcp/protocol/internal';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** One annotated parameter: where it sits in the arguments and which header mirrors it. */

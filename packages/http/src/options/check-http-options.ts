@@ -2,7 +2,8 @@
  * The construction checks of {@link HttpOptions} (and serveHttp's `port`): a bad value throws
  * an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) naming it, before anything listens.
  */
-import { checkOption as check, InvalidOptionError } from '@typemcp/protocol';
+import { InvalidOptionError } from '@typemcp/protocol';
+import { checkOption as check } from '@typemcp/protocol/internal';
 import type { HttpOptions } from '../http-options.interface.js';
 import { HTTP_DEFAULTS as D } from './http-defaults.js';
 

@@ -5,7 +5,8 @@
  * Authorization header only, never from the query string.
  */
 import type { IncomingMessage } from 'node:http';
-import { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
+import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { AuthOptions } from '../http-options.interface.js';
 
 /** The path of the RFC 9728 metadata document. */
@@ -39,6 +40,6 @@ export class BearerAuth {
     if (error) params.push(`error="${error}"`);
     if (metadata) params.push(`resource_metadata="${metadata}"`);
     const header = params.length ? `Bearer ${params.join(', ')}` : 'Bearer';
-    return new HttpTransportError(401, code, message, -32000, { 'WWW-Authenticate': header });
+    return new HttpTransportError(code, message, { headers: { 'WWW-Authenticate': header } });
   }
 }

@@ -4,7 +4,8 @@
  * Host/Origin comparison: under rebinding both carry the attacker's name.
  */
 import type { IncomingMessage } from 'node:http';
-import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 
 /** The loopback names accepted by default (any port). */
 export const LOOPBACK_HOSTS: readonly string[] = Object.freeze(['localhost', '127.0.0.1', '[::1]']);
@@ -57,12 +58,12 @@ export class HostOriginGuard {
       const host = req.headers.host;
       const h = host?.trim().toLowerCase();
       if (!h || !(this.hostNames.has(hostName(h)) || this.hostsWithPort!.has(h))) {
-        throw new HttpTransportError(403, HttpErrorCode.ForbiddenHost, `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed`);
+        throw new HttpTransportError(HttpErrorCode.ForbiddenHost, `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed`);
       }
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.anyOrigin && !this.originAllowed(origin)) {
-      throw new HttpTransportError(403, HttpErrorCode.ForbiddenOrigin, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      throw new HttpTransportError(HttpErrorCode.ForbiddenOrigin, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
     }
   }
 

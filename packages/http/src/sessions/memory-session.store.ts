@@ -4,7 +4,7 @@
  * recently used idle session. A busy session (a request in flight, a stream open) is never
  * evicted; when every session is busy a new one is refused (the caller answers 503).
  */
-import { checkOption as check } from '@typemcp/protocol';
+import { checkOption as check } from '@typemcp/protocol/internal';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import type { SessionStore, StoredSession } from './session-store.interface.js';
 

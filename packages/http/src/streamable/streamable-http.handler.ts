@@ -4,13 +4,17 @@
  * their responses, notifications and client responses get 202. GET opens the standalone stream
  * or resumes one (`Last-Event-ID`); DELETE ends the session.
  */
-import { LEGACY_REVISIONS, legacyRevisionFeatures, negotiateRevision, postEra, revisionFeatures, type RequestId } from '@typemcp/protocol';
+import { ErrorCode, LEGACY_REVISIONS, type RequestId } from '@typemcp/protocol';
+import { legacyRevisionFeatures, negotiateRevision, postEra, revisionFeatures } from '@typemcp/protocol/internal';
 import type { Request, Response } from 'express';
-import { classifyMessage, type InboundMessage as Inbound } from '@typemcp/protocol';
+import type { InboundMessage as Inbound } from '@typemcp/protocol';
+import { classifyMessage } from '@typemcp/protocol/internal';
 import { accepts, isJsonContentType } from '../body/media-type.js';
 import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
-import { HttpErrorCode, HttpTransportError, type HttpErrorCodeValue } from '../errors/http-transport.error.js';
+import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
+import { headerOf } from '../request-headers.js';
 import { parseEventId } from './event-stream.js';
 import { StreamableSession } from './streamable-session.js';
 import { ModernPostHandler } from '../modern/modern-post.handler.js';
@@ -20,17 +24,12 @@ const PRIMING_SINCE = '2025-11-25';
 /** What a request without MCP-Protocol-Version is taken to speak (transports spec). */
 const DEFAULT_HEADER_REVISION = '2025-03-26';
 
-const headerOf = (req: Request, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
-
 const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | null = null) =>
-  new HttpTransportError(400, code, message, -32600, {}, id);
+  new HttpTransportError(code, message, { id });
 
 /** The engine's answer to an invalid message, written on the batch's stream. */
 const invalidAnswer = (k: Inbound & { kind: 'invalid' }) =>
-  JSON.stringify({ jsonrpc: '2.0', id: k.id, error: { code: -32600, message: `Invalid request: ${k.reason}` } });
+  JSON.stringify({ jsonrpc: '2.0', id: k.id, error: { code: ErrorCode.InvalidRequest, message: `Invalid request: ${k.reason}` } });
 
 export class StreamableHttpHandler {
   /** Serves 2026-07-28 requests (stateless, per-request `_meta`). */
@@ -49,12 +48,12 @@ export class StreamableHttpHandler {
       const version = headerOf(req, 'mcp-protocol-version');
       if (version !== undefined && revisionFeatures(version)?.modern && headerOf(req, 'mcp-session-id') === undefined) {
         // 2026-07-28 has no GET stream (subscriptions/listen replaced it) and no session to DELETE.
-        throw new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: protocol revision ${version} uses POST only`, -32000, { Allow: 'POST' });
+        throw new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: protocol revision ${version} uses POST only`, { headers: { Allow: 'POST' } });
       }
       if (req.method === 'GET' && this.host.stateful) return await this.get(req, res, principal);
       if (req.method === 'DELETE' && this.host.stateful) return await this.delete(req, res, principal);
       const allow = this.host.stateful ? 'GET, POST, DELETE' : 'POST';
-      throw new HttpTransportError(405, HttpErrorCode.MethodNotAllowed, `Method not allowed: ${this.host.path} accepts ${allow}`, -32000, { Allow: allow });
+      throw new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: ${this.host.path} accepts ${allow}`, { headers: { Allow: allow } });
     } catch (error) {
       if (error instanceof BodyAbortedError) return;
       this.host.refuse(req, res, error, `${req.method} ${this.host.path}`);
@@ -81,10 +80,10 @@ export class StreamableHttpHandler {
 
   private async post(req: Request, res: Response, principal: unknown): Promise<void> {
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
-      throw new HttpTransportError(406, HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list both application/json and text/event-stream');
+      throw new HttpTransportError(HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list both application/json and text/event-stream');
     }
     if (!isJsonContentType(req)) {
-      throw new HttpTransportError(415, HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
+      throw new HttpTransportError(HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
     }
     // An unknown session is refused before its body is read.
     const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
@@ -180,7 +179,7 @@ export class StreamableHttpHandler {
 
   private async get(req: Request, res: Response, principal: unknown): Promise<void> {
     if (!accepts(req, 'text/event-stream')) {
-      throw new HttpTransportError(406, HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list text/event-stream');
+      throw new HttpTransportError(HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list text/event-stream');
     }
     this.protocolVersion(req);
     const session = this.session(req, principal);

@@ -6,7 +6,8 @@
  */
 import type { ProtocolServer, RequestId, SendOptions, Session, Transport } from '@typemcp/protocol';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { HttpErrorCode, HttpTransportError } from '../errors/http-transport.error.js';
+import { HttpErrorCode } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { SessionEventLog } from '../events/session-event-log.js';
 import { TrackedSession } from '../sessions/tracked-session.js';
@@ -91,7 +92,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   openStandalone(res: ServerResponse, prime: boolean): void {
     const stream = this.standalone!;
     if (stream.connection?.isOpen) {
-      throw new HttpTransportError(409, HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
+      throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
     }
     this.attach(stream, res, prime);
   }
@@ -202,7 +203,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       connection.end(() => log.deleteStream(streamId));
       return;
     }
-    if (stream.held) throw new HttpTransportError(409, HttpErrorCode.StreamConflict, 'Conflict: this stream is already being resumed');
+    if (stream.held) throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this stream is already being resumed');
     stream.connection?.end(); // a stale connection of the same stream
     const connection: SseConnection = this.replayConnection(res, () => {
       if (stream.connection === connection) stream.connection = undefined;
@@ -251,5 +252,5 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
 }
 
 function unknownEventId(): HttpTransportError {
-  return new HttpTransportError(400, HttpErrorCode.UnknownEventId, 'Last-Event-ID does not name a stream of this session that can be resumed');
+  return new HttpTransportError(HttpErrorCode.UnknownEventId, 'Last-Event-ID does not name a stream of this session that can be resumed');
 }

@@ -15,6 +15,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** The connection closed before a server->client request was answered. */
   ConnectionClosed: -32000,
+  /** JSON-RPC's generic server error (same number as ConnectionClosed): an HTTP transport's refusal of a request. */
+  ServerError: -32000,
   /** A server->client request did not get an answer in time. */
   RequestTimeout: -32001,
   /** The requested resource does not exist (legacy revisions; 2026-07-28 uses -32602). */

@@ -33,6 +33,11 @@ export type InboundMessage =
   | { kind: 'response'; id: RequestId | null; result: unknown; error: unknown }
   | { kind: 'invalid'; id: RequestId | null; reason: string };
 
+/** True for a JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** A request id is a string or a safe integer. */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || Number.isSafeInteger(value);

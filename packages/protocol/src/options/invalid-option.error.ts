@@ -2,6 +2,7 @@
  * The error every package throws for a bad construction option, with the checks that produce
  * it: a bad value is refused when the server is built, not discovered while serving.
  */
+import { ProtocolErrorCode } from '../errors.js';
 
 /** Largest delay Node timers accept (larger ones fire after 1 ms). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -13,7 +14,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
  */
 export class InvalidOptionError extends Error {
   override readonly name = 'InvalidOptionError';
-  readonly code = 'TYPEMCP_ERR_INVALID_OPTION';
+  readonly code = ProtocolErrorCode.InvalidOption;
 
   constructor(
     /** The option, e.g. `pageSize` or `cache.tools.ttlMs`. */

@@ -4,6 +4,7 @@
  * is reported to the listeners (the engine turns them into `list_changed` notifications).
  */
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../mcp-types.js';
+import { ProtocolErrorCode } from '../errors.js';
 import { DefinitionError } from './definition.error.js';
 import type {
   Completers,
@@ -59,7 +60,7 @@ export class FeatureRegistry {
 
   /** Registers a tool. Names are unique. A guard hides the tool from principals it refuses. */
   addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard): this {
-    FeatureRegistry.unique(this.tools, definition.name, 'TYPEMCP_ERR_DUPLICATE_TOOL', 'Tool');
+    FeatureRegistry.unique(this.tools, definition.name, ProtocolErrorCode.DuplicateTool, 'Tool');
     this.tools.set(definition.name, guard ? { definition, handler, guard } : { definition, handler });
     this.changed('tools');
     return this;
@@ -67,7 +68,7 @@ export class FeatureRegistry {
 
   /** Registers a static resource. URIs are unique. `cache`: hints for its reads (2026-07-28). */
   addResource(definition: ResourceDefinition, read: ResourceReader, cache?: Partial<CacheHint>): this {
-    FeatureRegistry.unique(this.resources, definition.uri, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource');
+    FeatureRegistry.unique(this.resources, definition.uri, ProtocolErrorCode.DuplicateResource, 'Resource');
     this.resources.set(definition.uri, cache ? { definition, read, cache } : { definition, read });
     this.changed('resources');
     return this;
@@ -75,7 +76,7 @@ export class FeatureRegistry {
 
   /** Registers a resource template (RFC 6570). Templates are unique. */
   addResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, complete?: Completers, cache?: Partial<CacheHint>): this {
-    FeatureRegistry.unique(this.templates, definition.uriTemplate, 'TYPEMCP_ERR_DUPLICATE_RESOURCE', 'Resource template');
+    FeatureRegistry.unique(this.templates, definition.uriTemplate, ProtocolErrorCode.DuplicateResource, 'Resource template');
     const template = new UriTemplate(definition.uriTemplate);
     this.templates.set(definition.uriTemplate, { definition, template, read, complete, cache });
     this.changed('resources');
@@ -84,7 +85,7 @@ export class FeatureRegistry {
 
   /** Registers a prompt. Names are unique. */
   addPrompt(definition: PromptDefinition, get: PromptHandler, complete?: Completers): this {
-    FeatureRegistry.unique(this.prompts, definition.name, 'TYPEMCP_ERR_DUPLICATE_PROMPT', 'Prompt');
+    FeatureRegistry.unique(this.prompts, definition.name, ProtocolErrorCode.DuplicatePrompt, 'Prompt');
     this.prompts.set(definition.name, { definition, get, complete });
     this.changed('prompts');
     return this;

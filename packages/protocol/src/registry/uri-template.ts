@@ -4,6 +4,7 @@
  * {&var}, the explode modifier and prefixes); compiled to one regular expression at
  * registration.
  */
+import { ProtocolErrorCode } from '../errors.js';
 import { DefinitionError } from './definition.error.js';
 
 /** Variables recovered from a URI: exploded variables arrive as arrays. */
@@ -51,7 +52,7 @@ export class UriTemplate {
     }
     const rest = template.slice(last);
     if (rest.includes('{') || rest.includes('}')) {
-      throw new DefinitionError('TYPEMCP_ERR_INVALID_URI_TEMPLATE', `URI template "${template}" has an unbalanced brace.`);
+      throw new DefinitionError(ProtocolErrorCode.InvalidUriTemplate, `URI template "${template}" has an unbalanced brace.`);
     }
     this.regex = new RegExp(source + escapeRegExp(rest) + '$');
   }
@@ -68,7 +69,7 @@ export class UriTemplate {
       const name = raw.replace(/\*$/, '').replace(/:\d+$/, '');
       if (!VARNAME.test(name)) {
         throw new DefinitionError(
-          'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
+          ProtocolErrorCode.InvalidUriTemplate,
           `URI template "${this.template}" has an invalid variable "${raw}"; use letters, digits and "_".`,
         );
       }

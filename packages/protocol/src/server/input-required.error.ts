@@ -1,3 +1,5 @@
+import { ProtocolErrorCode } from '../errors.js';
+
 /**
  * What a 2026-07-28 handler's pending `elicit()`, `sample()` or `roots()` rejects with once the
  * request has been answered with `input_required`: the handler's run is over (the client
@@ -8,7 +10,7 @@
  */
 export class InputRequiredError extends Error {
   override readonly name = 'InputRequiredError';
-  readonly code = 'TYPEMCP_INPUT_REQUIRED';
+  readonly code = ProtocolErrorCode.InputRequired;
 
   constructor(
     /** The request's method, e.g. `tools/call`. */

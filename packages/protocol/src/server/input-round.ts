@@ -9,7 +9,7 @@
  * does before its last question therefore runs once per round: keep it idempotent.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject } from '../jsonrpc/message.js';
+import { isJsonObject as isObject, type JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { InputRequiredError } from './input-required.error.js';
 import { digest, type RequestStateSealer } from './request-state.js';
@@ -38,8 +38,6 @@ export class InputRequired {
 
 const NO_ANSWERS: JsonObject = Object.freeze({}) as JsonObject;
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** Why an answer is not a valid result of its method, or undefined when it is. */
 function answerProblem(method: InputMethod, value: unknown): string | undefined {
   if (!isObject(value)) return 'must be an object';
@@ -66,7 +64,7 @@ function salient(method: string, params: JsonObject): string {
   return digest({ method, params: rest });
 }
 
-/** @internal One modern request's round of questions. */
+/** One modern request's round of questions (engine plumbing, not exported from the package). */
 export class InputRound {
   /** Answers already checked and used by this run: what the next round's state carries. */
   private readonly used: JsonObject = {};

@@ -5,7 +5,7 @@
  * the HTTP transport (which must answer them with status 400 before streaming anything).
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject } from '../jsonrpc/message.js';
+import { isJsonObject as isObject, type JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation } from '../mcp-types.js';
 import { revisionFeatures, SUPPORTED_REVISIONS, type RevisionFeatures } from '../revisions.js';
@@ -45,8 +45,6 @@ export interface ModernRequestMeta {
   /** Index into LOGGING_LEVELS; undefined means the request wants no log messages at all. */
   readonly logLevel?: number;
 }
-
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The `_meta` of a request's params, when it is an object. */
 export function requestMeta(params: unknown): JsonObject | undefined {

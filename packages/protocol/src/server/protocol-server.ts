@@ -8,6 +8,7 @@ import type { Implementation, LoggingLevel, ServerCapabilities, ToolDefinition }
 import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
+import { ProtocolErrorCode } from '../errors.js';
 import { DefinitionError } from '../registry/definition.error.js';
 import { writeErrorLine } from '../util/report-error.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
@@ -104,7 +105,7 @@ export class ProtocolServer implements ServerHost {
   private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
   private capabilityCache?: { version: number; value: ServerCapabilities };
   private readonly pendingChanges = new Set<FeatureKind>();
-  /** Open `subscriptions/listen` requests (2026-07-28). */
+  /** @internal Open `subscriptions/listen` requests (2026-07-28). */
   readonly listeners = new Set<Listener>();
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
@@ -153,12 +154,12 @@ export class ProtocolServer implements ServerHost {
   private refuseBuiltIn(what: string, method: string, options: SetHandlerOptions | undefined): void {
     if (options?.replace === true || !this.builtIn.has(method)) return;
     throw new DefinitionError(
-      'TYPEMCP_ERR_BUILTIN_METHOD',
+      ProtocolErrorCode.BuiltinMethod,
       `The ${what} "${method}" is handled by the engine; pass { replace: true } to replace its handler on purpose.`,
     );
   }
 
-  /** @internal */
+  /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
     return this.methods.get(method);
   }
@@ -297,7 +298,7 @@ export class ProtocolServer implements ServerHost {
     for (const session of this.sessions) session.log(level, data, logger);
   }
 
-  /** @internal Reports an internal error (never sent to the client). */
+  /** Reports an internal error to `onError` (never sent to the client). */
   reportError(error: unknown, where: string): void {
     (this.options.onError ?? defaultOnError)(error, where);
   }

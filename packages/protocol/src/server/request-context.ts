@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
-import { ClientRequestError } from '../jsonrpc/client-request.error.js';
+import { LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../mcp-types.js';
 import type { RevisionFeatures } from '../revisions.js';
@@ -192,13 +192,13 @@ export class RequestContext {
     const features = this.features;
     if (!features.elicitation) {
       return Promise.reject(
-        new ClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),
+        new LocalClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),
       );
     }
     const refused = this.session.missingClientCapability('elicitation', 'elicitation/create');
     if (refused) return Promise.reject(refused);
     if (params.mode === 'url' && !(features.urlElicitation && this.clientCapabilities.elicitation?.url)) {
-      return Promise.reject(new ClientRequestError(ErrorCode.InvalidRequest, 'The client did not declare URL-mode elicitation.'));
+      return Promise.reject(new LocalClientRequestError(ErrorCode.InvalidRequest, 'The client did not declare URL-mode elicitation.'));
     }
     // Before 2025-11-25 the request has no `mode` (form is the only one) and a plainer schema.
     let sent = params;

@@ -19,7 +19,7 @@ import type {
   ToolDefinition,
 } from '../mcp-types.js';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import { ClientRequestError } from '../jsonrpc/client-request.error.js';
+import { LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import type { RevisionFeatures } from '../revisions.js';
 
 function omit<T extends object>(value: T, keys: readonly string[]): T {
@@ -149,7 +149,7 @@ export function shapeElicitationSchema(schema: JsonObject, f: RevisionFeatures):
   const shaped: Record<string, JsonObject> = {};
   for (const [name, property] of Object.entries(properties)) {
     if (property.type === 'array') {
-      throw new ClientRequestError(
+      throw new LocalClientRequestError(
         ErrorCode.InvalidRequest,
         `Elicitation field "${name}" is a multi-select, which protocol revision ${f.revision} does not have`,
       );

@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { classifyMessage, errorMessage, resultMessage, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../jsonrpc/message.js';
-import { ClientRequestError } from '../jsonrpc/client-request.error.js';
+import { ClientErrorResponse, LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel, type ServerCapabilities } from '../mcp-types.js';
 import type { SendOptions, Transport } from '../transport/transport.interface.js';
@@ -49,13 +49,13 @@ function outgoingChannel(session: Session): OutgoingChannel {
     cancel: (id, reason, related) => session.notify('notifications/cancelled', { requestId: id, reason }, related),
     timeoutReason: 'Timed out',
     abortReason: 'Cancelled',
-    timeoutError: (method, timeoutMs) => new ClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`),
-    abortError: (method) => new ClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`),
+    timeoutError: (method, timeoutMs) => new LocalClientRequestError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`),
+    abortError: (method) => new LocalClientRequestError(ErrorCode.ConnectionClosed, `${method} cancelled`),
     responseError: (error) => {
       const e = (error ?? {}) as JsonRpcErrorObject;
-      return new ClientRequestError(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data);
+      return new ClientErrorResponse(typeof e.code === 'number' ? e.code : ErrorCode.InternalError, String(e.message ?? 'Error'), e.data);
     },
-    closedError: (reason) => new ClientRequestError(ErrorCode.ConnectionClosed, reason),
+    closedError: (reason) => new LocalClientRequestError(ErrorCode.ConnectionClosed, reason),
   };
 }
 
@@ -336,7 +336,7 @@ export class Session implements NegotiatedState {
 
   /** Sends a request to the client; rejects on error, timeout, abort or close. */
   request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
-    if (this.closed) return Promise.reject(new ClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    if (this.closed) return Promise.reject(new LocalClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
     this.outgoing ??= new OutgoingRequests(outgoingChannel(this));
     return this.outgoing.start<T>(method, params, {
       timeoutMs: options.timeoutMs ?? this.server.requestTimeoutMs,
@@ -346,9 +346,9 @@ export class Session implements NegotiatedState {
   }
 
   /** The error for a server->client request the client did not declare support for, or undefined. */
-  missingClientCapability(capability: string, method: string): ClientRequestError | undefined {
+  missingClientCapability(capability: string, method: string): LocalClientRequestError | undefined {
     if (this.clientCapabilities[capability] !== undefined && this.clientCapabilities[capability] !== null) return undefined;
-    return new ClientRequestError(
+    return new LocalClientRequestError(
       ErrorCode.InvalidRequest,
       `The client did not declare the "${capability}" capability, so ${method} cannot be sent to it.`,
     );

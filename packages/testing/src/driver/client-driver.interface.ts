@@ -55,7 +55,7 @@ export interface ClientDriver {
   close(): Promise<void>;
 }
 
-/** What every driver needs to open. */
+/** @internal What every driver needs to open. */
 export interface DriverSettings {
   engine: ProtocolServer;
   revision: string;

@@ -4,7 +4,8 @@
  * The client's requests in flight are kept by the engine's own OutgoingRequests; what the
  * server sends is routed here.
  */
-import { ErrorCode, OutgoingRequests, type JsonObject, type ProtocolServer, type RequestId, type Session } from '@typemcp/protocol';
+import { ErrorCode, type JsonObject, type ProtocolServer, type RequestId, type Session } from '@typemcp/protocol';
+import { OutgoingRequests } from '@typemcp/protocol/internal';
 import { toErrorObject } from '../client-requests.js';
 import { JsonRpcError } from '../json-rpc.error.js';
 import type { DriverRequestOptions } from './client-driver.interface.js';

@@ -9,13 +9,14 @@
  */
 import {
   ErrorCode,
-  MetaKey,
   type Implementation,
   type JsonObject,
   type LoggingLevel,
   type RequestId,
   type ServerCapabilities,
 } from '@typemcp/protocol';
+import { isJsonObject as isObject, MetaKey } from '@typemcp/protocol/internal';
+import { InputRoundsExceededError } from '../errors.js';
 import { JsonRpcError } from '../json-rpc.error.js';
 import type { Notification } from '../test-client.types.js';
 import type { ClientDriver, DriverRequestOptions, DriverSettings, ServerHello } from './client-driver.interface.js';
@@ -30,7 +31,6 @@ interface Listen {
   done: Promise<unknown>;
 }
 
-const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** @internal */
 export class ModernDriver implements ClientDriver {
@@ -100,10 +100,7 @@ export class ModernDriver implements ClientDriver {
       const result = await this.connection.request(method, sent, options);
       if (result.resultType !== 'input_required' || options.answerInput === false) return result;
       if (round >= maxRounds) {
-        throw Object.assign(
-          new Error(`${method} still required input after ${maxRounds} rounds; the test client answers at most ${maxRounds} (maxInputRounds)`),
-          { code: 'TYPEMCP_ERR_INPUT_ROUNDS', method, result },
-        );
+        throw new InputRoundsExceededError(method, result, maxRounds);
       }
       const inputResponses = await this.answer(method, result.inputRequests);
       if (options.signal?.aborted) throw options.signal.reason;

@@ -21,7 +21,7 @@ export interface SubscriptionFilter {
   [key: string]: boolean | string[] | undefined;
 }
 
-/** @internal One open `subscriptions/listen` request. */
+/** One open `subscriptions/listen` request (what ServerHost.listeners holds). */
 export interface Listener {
   readonly session: Session;
   readonly id: RequestId;

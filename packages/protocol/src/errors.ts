@@ -1,0 +1,29 @@
+/**
+ * The catalogue of @typemcp/protocol's stable error codes: every `TYPEMCP_*` code the engine
+ * throws is defined here once (docs/errors.md says what each means and how to fix it). The
+ * numeric JSON-RPC codes sent on the wire are {@link ErrorCode} in jsonrpc/error-codes.ts.
+ */
+
+/**
+ * Stable codes of the errors @typemcp/protocol throws (`error.code`).
+ * @publicApi
+ */
+export const ProtocolErrorCode = {
+  /** A construction option has a value the server cannot work with (InvalidOptionError). */
+  InvalidOption: 'TYPEMCP_ERR_INVALID_OPTION',
+  /** Two tools with one name (DefinitionError). */
+  DuplicateTool: 'TYPEMCP_ERR_DUPLICATE_TOOL',
+  /** Two resources or resource templates with one URI (DefinitionError). */
+  DuplicateResource: 'TYPEMCP_ERR_DUPLICATE_RESOURCE',
+  /** Two prompts with one name (DefinitionError). */
+  DuplicatePrompt: 'TYPEMCP_ERR_DUPLICATE_PROMPT',
+  /** setMethodHandler/setNotificationHandler on a method the engine handles, without `{ replace: true }` (DefinitionError). */
+  BuiltinMethod: 'TYPEMCP_ERR_BUILTIN_METHOD',
+  /** A resource template that is not a valid RFC 6570 template (DefinitionError). */
+  InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
+  /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */
+  InputRequired: 'TYPEMCP_INPUT_REQUIRED',
+} as const;
+
+/** One of {@link ProtocolErrorCode}. */
+export type ProtocolErrorCodeValue = (typeof ProtocolErrorCode)[keyof typeof ProtocolErrorCode];
