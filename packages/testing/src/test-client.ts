@@ -18,8 +18,6 @@ import type {
   ToolDefinition,
 } from '@typemcp/protocol';
 import type { ClientRequests } from './client-requests.js';
-import type { createTestClient } from './create-test-client.js';
-import type { JsonRpcError } from './json-rpc.error.js';
 import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
 import type {

@@ -18,7 +18,7 @@ export interface ConnectionEvents {
 /** How one request travels on the connection. */
 export interface ConnectionRequestOptions extends DriverRequestOptions {
   /** Told the request's id just before it is sent. */
-  onSent?(id: RequestId): void;
+  onSent?: (id: RequestId) => void;
 }
 
 interface Pending {
