@@ -127,8 +127,8 @@ describe('node bench/report.mjs --check', () => {
 
   it('fails when a result changed and the page and charts were not re-rendered, until the report is run', () => {
     const file = path.join(dir, 'results', 'stdio.json');
-    const doc = JSON.parse(readFileSync(file, 'utf8'));
-    const raw = doc.servers.find((s: { name: string }) => s.name === 'raw');
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { servers: { name: string; median: { seq: { callsPerSec: number } } }[] };
+    const raw = doc.servers.find((s) => s.name === 'raw')!;
     raw.median.seq.callsPerSec *= 2;
     writeFileSync(file, JSON.stringify(doc));
     const run = check();

@@ -93,7 +93,7 @@ export function findReadmes(): string[] {
 /** Compiler options of a generated project, plus `@typemcp/*` mapped to this checkout's sources. */
 export function generatedProjectOptions(): ts.CompilerOptions {
   const file = path.join(ROOT, 'packages/create-typemcp/templates/common/tsconfig.json');
-  const read = ts.readConfigFile(file, ts.sys.readFile);
+  const read = ts.readConfigFile(file, (name) => ts.sys.readFile(name));
   if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
   const { options, errors } = ts.convertCompilerOptionsFromJson(read.config.compilerOptions, path.dirname(file));
   if (errors.length) throw new Error(errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')).join('\n'));

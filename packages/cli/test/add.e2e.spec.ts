@@ -35,7 +35,7 @@ describe('typemcp add', () => {
     expect((await typemcp(['add', 'prompt', 'summarise', '--service', 'src/services/greeting.service.ts'], dir)).code).toBe(0);
     const service = readFileSync(path.join(dir, 'src/services/greeting.service.ts'), 'utf8');
     expect(service).toContain("import { GreetInput, LANGUAGES, PhraseParams, WelcomeArgs, type Language, ForecastParams, SummariseArgs } from './greeting.dto.js';");
-    expect(service).toMatch(/\n  }\n\n  @Resource\('app:\/\/forecast\/\{id\}'/);
+    expect(service).toMatch(/\n {2}}\n\n {2}@Resource\('app:\/\/forecast\/\{id\}'/);
     expect(service.endsWith("    return `Write a short note about ${args.topic}.`;\n  }\n}\n")).toBe(true);
 
     const checked = await typecheck(dir);

@@ -15,7 +15,7 @@ import { CLI, makeProject, removeProject, typemcp } from './support/project';
 
 /** The processes under `pid`, children first (Linux `ps`). */
 function descendants(pid: number): number[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {
@@ -59,7 +59,7 @@ function exitOf(child: ChildProcess, ms = 5000): Promise<number | string> {
 function launch(dir: string, command: string, args: string[]): { child: ChildProcess; stderr: () => string } {
   const child = spawn(command, args, { cwd: dir, stdio: 'pipe' });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout!.resume();
   return { child, stderr: () => stderr };
 }
@@ -76,7 +76,7 @@ describe('typemcp dev', () => {
   it('runs src/main.ts with decorator metadata and restarts on change without dropping the stdio client', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'dev'], cwd: dir, stderr: 'pipe' });
     let stderr = '';
-    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'dev-test', version: '0.0.0' });
     let changed!: () => void;
     const listChanged = new Promise<void>((resolve) => (changed = resolve));
@@ -143,7 +143,7 @@ describe('typemcp dev', () => {
     const original = readFileSync(file, 'utf8');
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'dev'], cwd: dir, stderr: 'pipe' });
     let stderr = '';
-    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'dev-test', version: '0.0.0' });
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);

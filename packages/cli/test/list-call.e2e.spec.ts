@@ -78,7 +78,7 @@ describe('over Streamable HTTP (--url)', () => {
     url = await new Promise<string>((resolve, reject) => {
       let err = '';
       server.stderr!.on('data', (chunk: Buffer) => {
-        err += chunk;
+        err += chunk.toString();
         const found = /(http:\/\/\S+\/mcp)\b/.exec(err);
         if (found) resolve(found[1]!);
       });

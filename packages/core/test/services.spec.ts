@@ -58,7 +58,7 @@ function domain() {
   return { Prompts, Names, Stray };
 }
 
-function serve(services: Function[]) {
+function serve(services: unknown[]) {
   const server = createServer({ name: 's', version: '1', services: services as never });
   servers.push(server);
   return { server, peer: new MemoryPeer(server.engine) };
@@ -86,7 +86,7 @@ describe('addService', () => {
 
   it('accepts a @Complete for a prompt of a service already served, and announces completions', async () => {
     const { Prompts, Names } = domain();
-    const { server, peer } = serve([Prompts]);
+    const { server } = serve([Prompts]);
     expect(await capabilities(server)).not.toHaveProperty('completions');
     server.addService(Names);
     expect(await capabilities(server)).toHaveProperty('completions');

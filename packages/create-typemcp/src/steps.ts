@@ -13,8 +13,8 @@ export function runCommand(command: string, args: string[], cwd: string): Promis
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', (error) => resolve({ code: 127, output: error.message }));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });

@@ -64,7 +64,7 @@ describe('run, unattended', () => {
     cwd = mkdtempSync(path.join(tmpdir(), 'create-typemcp-'));
     out = '';
     err = '';
-    const stream = new PassThrough().on('data', (chunk: Buffer) => (out += chunk));
+    const stream = new PassThrough().on('data', (chunk: Buffer) => (out += chunk.toString()));
     io = { out: { stream, isTTY: false }, err: (text) => (err += text), interactive: false, cwd };
   });
   afterEach(() => rmSync(cwd, { recursive: true, force: true }));

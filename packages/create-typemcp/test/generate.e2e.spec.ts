@@ -26,8 +26,8 @@ function sh(command: string, args: string[], cwd: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_prefer_offline: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c));
-    child.stderr.on('data', (c: Buffer) => (output += c));
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
   });

@@ -1,11 +1,12 @@
 /** The generated package.json: pinned versions (those this repository locks), scripts and `--from` sources. */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
 
 const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
 
 it('pins exactly the versions package-lock.json holds for this repository', () => {
-  const lock = require(path.resolve(__dirname, '../../../package-lock.json')) as { packages: Record<string, { version: string }> };
+  const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
   for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS })) {
     expect(`${name}@${lock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
   }

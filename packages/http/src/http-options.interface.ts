@@ -9,10 +9,10 @@ import type { SessionStore } from './sessions/session-store.interface.js';
  */
 export interface AuthOptions {
   /**
-   * Checks a bearer token and returns the principal (any JSON-like value: claims, a user
-   * record...), or undefined when the token is not valid. Throwing counts as invalid.
+   * Checks a bearer token and returns (or resolves to) the principal (any JSON-like value: claims,
+   * a user record...), or undefined when the token is not valid. Throwing counts as invalid.
    */
-  verify(token: string, req: IncomingMessage): Promise<unknown> | unknown;
+  verify(token: string, req: IncomingMessage): unknown;
   /** Sent as `resource_metadata` in `WWW-Authenticate` (default: this server's metadata URL when `protectedResource` is set). */
   resourceMetadataUrl?: string;
   /** RFC 9728 Protected Resource Metadata, served at `/.well-known/oauth-protected-resource` (`resource` defaults to the MCP endpoint URL). */

@@ -188,6 +188,25 @@ describe('bearer authentication', () => {
       await custom.listener.close(0);
     }
   });
+  it('calls a class-based auth provider\'s samePrincipal on the provider (its `this`), as it calls verify', async () => {
+    class TenantAuth {
+      private readonly claim = 'sub';
+      verify(token: string) {
+        return { [this.claim]: token.split('.')[0], session: token };
+      }
+      samePrincipal(a: unknown, b: unknown) {
+        return (a as Record<string, unknown>)[this.claim] === (b as Record<string, unknown>)[this.claim];
+      }
+    }
+    const custom = await serve({ auth: new TenantAuth() });
+    try {
+      const { sessionId } = await initialize(custom.url, '2025-11-25', bearer('erin.1'));
+      expect((await call(custom.url, sessionId, 1, 'ping', {}, bearer('erin.2'))).res.status).toBe(200);
+      expect((await post(custom.url, { jsonrpc: '2.0', id: 2, method: 'ping' }, { ...bearer('frank.1'), 'mcp-session-id': sessionId })).status).toBe(404);
+    } finally {
+      await custom.listener.close(0);
+    }
+  });
 });
 
 describe('tool guards over HTTP', () => {

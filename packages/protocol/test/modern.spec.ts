@@ -188,7 +188,7 @@ describe('multi round-trip requests', () => {
         return text('answered');
       } catch (error) {
         seen.caught = error;
-        throw new Error('thrown after the interim answer');
+        throw new Error('thrown after the interim answer', { cause: error });
       } finally {
         seen.sentBeforeRelease = peer.received.some((m) => m.id === 1000);
         seen.released = true;

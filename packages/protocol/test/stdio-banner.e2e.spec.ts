@@ -17,8 +17,8 @@ p.serveStdio(new p.ProtocolServer({ serverInfo: { name: 'banner-test', version: 
   const child = spawn(process.execPath, ['-e', script], { stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

@@ -1,5 +1,5 @@
 /** createTestClient(): a server built from services (or given), and a client connected to it. */
-import { createServer, type Provider, type TypeMcpServer } from '@typemcp/core';
+import { createServer, type TypeMcpServer } from '@typemcp/core';
 import { LATEST_LEGACY_REVISION } from '@typemcp/protocol';
 import { ClientRequests } from './client-requests.js';
 import { openDriver } from './driver/open-driver.js';

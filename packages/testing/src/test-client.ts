@@ -18,7 +18,6 @@ import type {
   ToolDefinition,
 } from '@typemcp/protocol';
 import type { ClientRequests } from './client-requests.js';
-import type { JsonRpcError } from './json-rpc.error.js';
 import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
 import type {
@@ -82,7 +81,7 @@ export class TestClient {
 
   /**
    * Sends any request and resolves with its result as received. A JSON-RPC error response
-   * rejects with a {@link JsonRpcError} (`code`, `message`, `data`). At 2026-07-28 the client's
+   * rejects with a `JsonRpcError` (`code`, `message`, `data`). At 2026-07-28 the client's
    * `_meta` is added, `input_required` results are answered and retried (unless `answerInput`
    * is false), and the final result keeps what the typed methods drop: `resultType`, `ttlMs`,
    * `cacheScope` and `_meta["io.modelcontextprotocol/serverInfo"]`.

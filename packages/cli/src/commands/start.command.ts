@@ -11,6 +11,7 @@ export function startServer(entry: string, args: string[], cwd: string = process
     throw new UsageError(`${entry} not found: build the project first (npm run build), or give the compiled entry point: typemcp start <file.js>`);
   }
   process.argv = [process.argv[0]!, file, ...args];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- runs the user's compiled entry point in this process
   require(file);
 }
 

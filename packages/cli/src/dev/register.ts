@@ -76,6 +76,7 @@ export function register(): void {
   };
   for (const ext of ['.ts', '.cts', '.tsx']) loader._extensions[ext] = compile;
 
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .call(this, ...)
   const resolve = loader._resolveFilename;
   loader._resolveFilename = function (request, parent, ...rest) {
     try {

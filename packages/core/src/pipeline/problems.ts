@@ -26,7 +26,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
   if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
+  return `${typeof value} ${String(value as number | boolean | bigint | undefined)}`;
 }
 
 /** Edit distance, for "did you mean" (names are short; a plain dynamic programme is enough). */

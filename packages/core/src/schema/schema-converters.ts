@@ -32,7 +32,7 @@ export interface ConversionRecorder {
 // Classes that are values, not DTOs: nested validation of these cannot be described by a $ref.
 const NOT_DTOS = new Set<unknown>([String, Number, Boolean, Symbol, BigInt, Object, Array, Date, Map, Set, Promise, Function]);
 
-const designType = (meta: Meta): unknown => Reflect.getMetadata('design:type', (meta.target as ClassType).prototype, meta.propertyName);
+const designType = (meta: Meta): unknown => Reflect.getMetadata('design:type', (meta.target as ClassType).prototype as object, meta.propertyName);
 
 function primitiveOf(type: unknown): Schema {
   if (type === String) return { type: 'string' };

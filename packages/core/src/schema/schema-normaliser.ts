@@ -43,6 +43,6 @@ export function acceptNull(schema: Schema): Schema {
   if (Object.keys(schema).every((k) => ANNOTATIONS.has(k))) return schema;
   const combined = COMBINERS.some((k) => k in schema);
   if (!combined && typeof schema.type === 'string') return { ...schema, type: schema.type === 'null' ? 'null' : [schema.type, 'null'] };
-  if (!combined && Array.isArray(schema.type)) return { ...schema, type: [...new Set([...schema.type, 'null'])] };
+  if (!combined && Array.isArray(schema.type)) return { ...schema, type: [...new Set([...(schema.type as unknown[]), 'null'])] };
   return { anyOf: [schema, { type: 'null' }] };
 }

@@ -53,6 +53,7 @@ const HTTP_PACKAGE = '@typemcp/http';
 /** Loads @typemcp/http at run time, only when HTTP is asked for. */
 function loadHttp(): { serveHttp(server: TypeMcpServer, options: object): Promise<HttpListenerHandle> } {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded only when HTTP is asked for
     return require(HTTP_PACKAGE) as ReturnType<typeof loadHttp>;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;

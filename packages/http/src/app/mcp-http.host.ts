@@ -34,7 +34,7 @@ export type RoutedRequest = IncomingMessage & { baseUrl?: string; protocol?: str
  */
 export function originOf(req: RoutedRequest): string | undefined {
   const host = req.headers.host;
-  return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `${req.protocol ?? 'http'}://${host}` : undefined;
+  return host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `${req.protocol ?? 'http'}://${host}` : undefined;
 }
 
 const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp/http] error in', error, where);
@@ -81,7 +81,9 @@ export class McpHttpHost implements SessionHost {
       options.allowedOrigins ?? LOOPBACK_HOSTS,
     );
     if (options.auth) this.auth = new BearerAuth(options.auth);
-    this.samePrincipal = options.auth?.samePrincipal ?? samePrincipalByJson;
+    const auth = options.auth;
+    // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
+    this.samePrincipal = auth?.samePrincipal ? (a, b) => auth.samePrincipal!(a, b) : samePrincipalByJson;
   }
 
   reportError(error: unknown, where: string): void {

@@ -113,5 +113,6 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
 
 declare module '@typemcp/core' {
   /** `listen({ transport: 'http', ... })` takes every {@link ServeHttpOptions} option. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds the members
   interface HttpListenOptions extends ServeHttpOptions {}
 }

@@ -24,6 +24,7 @@ function checkAuth(auth: HttpOptions['auth']): void {
   check.object('auth', auth);
   if (auth === undefined) return;
   if (typeof auth.verify !== 'function') throw invalid('auth.verify', 'it must be a function (token, req) => principal | undefined');
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- only its type is checked
   check.function('auth.samePrincipal', auth.samePrincipal);
   check.string('auth.resourceMetadataUrl', auth.resourceMetadataUrl);
   check.object('auth.protectedResource', auth.protectedResource);

@@ -150,7 +150,7 @@ export class StreamableHttpHandler {
     }
 
     const requested = initialize ? ((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '') : undefined;
-    const revision = initialize ? negotiateRevision(String(requested)).revision : session.protocolSession.features?.revision;
+    const revision = initialize ? negotiateRevision(typeof requested === 'string' ? requested : '').revision : session.protocolSession.features?.revision;
     const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
     const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
     if (session.stateless) stream.onFinish = () => void session.close(0);

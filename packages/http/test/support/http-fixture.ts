@@ -20,7 +20,7 @@ export function buildEngine(): ProtocolServer {
   const engine = new ProtocolServer({ serverInfo: { name: 'http-fixture', version: '1.0.0' }, onError: () => {} });
   const tool = (name: string, handler: (args: JsonObject, ctx: RequestContext) => unknown) =>
     engine.registry.addTool({ name, description: name, inputSchema: { type: 'object' } }, handler as never);
-  tool('echo', (args) => text(String(args.text ?? '')));
+  tool('echo', (args) => text(String((args.text as string | undefined) ?? '')));
   tool('whoami', (_args, ctx) => text(JSON.stringify(ctx.principal ?? null)));
   tool('slow', async (args, ctx) => {
     const ms = Number(args.ms ?? 100);

@@ -37,7 +37,7 @@ export function exchange(port: number, request: string, body: Iterable<Buffer> =
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
     socket.on('close', () => resolve({ response: Buffer.concat(received).toString('latin1'), error, sent, ms: Date.now() - started }));
-    socket.once('connect', async () => {
+    const send = async () => {
       socket.write(request);
       for (const slice of body) {
         if (socket.destroyed || socket.writableEnded) break;
@@ -45,7 +45,9 @@ export function exchange(port: number, request: string, body: Iterable<Buffer> =
         if (!socket.write(slice)) await new Promise((r) => (socket.once('drain', r), socket.once('close', r)));
       }
       if (options.endAfter && !socket.destroyed) socket.end();
-    });
+    };
+    // Fire and forget: a failed write ends in 'error' and 'close', which settle the outcome.
+    socket.once('connect', () => void send());
   });
 }
 

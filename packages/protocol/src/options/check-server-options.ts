@@ -8,7 +8,7 @@ const CACHE_KINDS = ['lists', 'tools', 'prompts', 'resources', 'templates', 'dis
 
 function checkCache(cache: ProtocolServerOptions['cache']): void {
   check.object('cache', cache);
-  for (const [kind, hint] of Object.entries(cache ?? {})) {
+  for (const [kind, hint] of Object.entries(cache ?? {}) as [string, { ttlMs?: unknown; cacheScope?: unknown } | undefined][]) {
     check.oneOf('cache', kind, CACHE_KINDS);
     check.object(`cache.${kind}`, hint);
     check.integer(`cache.${kind}.ttlMs`, hint?.ttlMs, 0, MAX_TIMER_MS);

@@ -404,7 +404,9 @@ export class Session implements NegotiatedState {
     // Subscriptions never finish by themselves: end them with their result first.
     let ended = false;
     for (const listener of [...this.server.listeners]) {
-      if (listener.session === this) (listener.end(), (ended = true));
+      if (listener.session !== this) continue;
+      listener.end();
+      ended = true;
     }
     if (ended) await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.inFlight.size && graceMs > 0) {

@@ -20,7 +20,7 @@ export interface ConnectionEvents {
 /** How one request travels on the connection. */
 export interface ConnectionRequestOptions extends DriverRequestOptions {
   /** Told the request's id just before it is sent. */
-  onSent?(id: RequestId): void;
+  onSent?: (id: RequestId) => void;
 }
 
 type Incoming = JsonObject & { id?: RequestId | null; method?: unknown; params?: JsonObject; result?: JsonObject; error?: JsonObject };
@@ -43,7 +43,7 @@ export class MemoryConnection {
         timeoutReason: 'Timed out',
         abortReason: 'Cancelled by the test',
         timeoutError: (method, timeoutMs) => new Error(`${method} got no response within ${timeoutMs} ms`),
-        abortError: (_method, signal) => signal.reason,
+        abortError: (_method, signal) => signal.reason as Error,
         responseError: (error, method, id) => {
           const { code, message: text, data } = error as { code: number; message: string; data?: unknown };
           return new JsonRpcError(code, text, data, method, id);
