@@ -1,7 +1,7 @@
 // Dependency rules (dependency-cruiser, `npm run deps`): no import cycles, and the packages import only downward:
-// protocol <- core <- http, testing, cli; create-typemcp stands alone; apps and bench sit on top. Type-only imports
-// count as a warning (a cycle of types is still a cycle in the design; the ones left are being untangled), a cycle
-// through a run-time import fails. `@typemcp/*` resolves to packages/*/src.
+// protocol <- core <- http, testing, cli; create-typemcp stands alone; apps and bench sit on top. A cycle fails,
+// whether through a run-time import or of type-only imports (a cycle of types is still a cycle in the design).
+// `@typemcp/*` resolves to packages/*/src.
 
 /** Packages each package's src may import besides itself. */
 const MAY_IMPORT = {
@@ -37,8 +37,8 @@ module.exports = {
     },
     {
       name: 'no-circular-types',
-      comment: 'A cycle made of type-only imports: erased at run time, still a tangle in the design (open debt, listed in the session note).',
-      severity: 'warn',
+      comment: 'A cycle made of type-only imports: erased at run time, still a tangle in the design.',
+      severity: 'error',
       from: {},
       to: { circular: true },
     },

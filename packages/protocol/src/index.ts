@@ -51,6 +51,7 @@ export type { RequestStateOptions, RequestStateSealer } from './server/request-s
 export { ResourceNotFoundError } from './server/resource-not-found.error.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions } from './server/session.js';
+export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
 export {
   DEFAULT_MAX_MESSAGE_BYTES,

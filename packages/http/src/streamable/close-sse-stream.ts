@@ -1,5 +1,5 @@
 /** closeSseStream(): server-initiated disconnection of a request's SSE stream (SEP-1699 polling). */
-import type { RequestId, Session } from '@typemcp/protocol';
+import type { RequestId, SessionContract } from '@typemcp/protocol';
 import { streamableSessionOf } from './streamable-session.js';
 
 /**
@@ -9,6 +9,6 @@ import { streamableSessionOf } from './streamable-session.js';
  * does nothing, when the request is not on a resumable Streamable HTTP stream: stdio, legacy
  * SSE, stateless mode, no event store, or a client before 2025-11-25 (no priming event). @publicApi
  */
-export function closeSseStream(request: { readonly session: Session; readonly id: RequestId }): boolean {
+export function closeSseStream(request: { readonly session: SessionContract; readonly id: RequestId }): boolean {
   return streamableSessionOf(request.session)?.closeRequestStream(request.id) ?? false;
 }

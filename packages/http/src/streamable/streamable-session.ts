@@ -4,7 +4,7 @@
  * request (a stream ends after its last response), and anything else onto the standalone GET
  * stream. With an event store, events are numbered per stream and kept for `Last-Event-ID`.
  */
-import type { ProtocolServer, RequestId, SendOptions, Session, Transport } from '@typemcp/protocol';
+import type { ProtocolServer, RequestId, SendOptions, Session, SessionContract, Transport } from '@typemcp/protocol';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
@@ -28,10 +28,10 @@ export interface SessionHost {
   forget(session: StreamableSession): void;
 }
 
-const registry = new WeakMap<Session, StreamableSession>();
+const registry = new WeakMap<SessionContract, StreamableSession>();
 
 /** The HTTP session serving an engine session, if any (for closeSseStream). */
-export function streamableSessionOf(session: Session): StreamableSession | undefined {
+export function streamableSessionOf(session: SessionContract): StreamableSession | undefined {
   return registry.get(session);
 }
 

@@ -1,6 +1,6 @@
 /** The construction checks of {@link ProtocolServerOptions} and {@link StdioOptions}. */
-import type { ProtocolServerOptions } from '../server/protocol-server.js';
-import type { StdioOptions } from '../transport/stdio.transport.js';
+import type { ProtocolServerOptions } from './server-options.js';
+import type { StdioOptions } from './stdio-options.js';
 import { PROTOCOL_DEFAULTS as D } from './defaults.js';
 import { checkOption as check, InvalidOptionError, MAX_TIMER_MS } from './invalid-option.error.js';
 

@@ -12,7 +12,7 @@ import type { RevisionFeatures } from '../revisions.js';
 import type { InputMethod, InputRound } from './input-round.js';
 import { missingCapability, type ModernRequestMeta } from './modern-request.js';
 import { shapeElicitationSchema, shapeProgress } from './revision-shaper.js';
-import type { OutgoingRequestOptions, Session } from './session.js';
+import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
 
 /** Caching hints for a cacheable result of a modern request (2026-07-28). */
 export interface CacheHint {
@@ -33,7 +33,7 @@ export class RequestContext {
 
   constructor(
     /** The session (connection) the request arrived on. */
-    readonly session: Session,
+    readonly session: SessionContract,
     /** The JSON-RPC id of the request. */
     readonly id: RequestId,
     /** The JSON-RPC method. */

@@ -7,13 +7,12 @@
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Implementation, ServerCapabilities } from '../mcp-types.js';
 import type { FeatureKind, FeatureRegistry } from '../registry/feature-registry.js';
+import type { Listener, SessionContract } from './contracts.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { MethodHandler, NotificationHandler } from './handlers/method-handler.type.js';
-import type { Listener } from './handlers/subscriptions.handlers.js';
 import type { Page } from './pagination.js';
 import type { RequestContext } from './request-context.js';
 import type { RequestStateSealer } from './request-state.js';
-import type { Session } from './session.js';
 
 /** A list the server pages: a feature kind or resource templates. */
 export type ListKind = FeatureKind | 'templates';
@@ -34,5 +33,5 @@ export interface ServerHost {
   listPage(kind: ListKind, features: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown>;
   modernResult(ctx: RequestContext, body: JsonObject): JsonObject;
   reportError(error: unknown, where: string): void;
-  detach(session: Session): void;
+  detach(session: SessionContract): void;
 }

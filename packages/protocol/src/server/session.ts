@@ -19,21 +19,9 @@ import { admitBatch, admitRequest, refuseInitializeInBatch, refuseInvalid, refus
 import { BatchCollector } from './batch-collector.js';
 import { OutgoingRequests, type OutgoingChannel } from './outgoing-requests.js';
 import type { ServerHost } from './server-host.js';
+import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
 
-/** Options for one server->client request. */
-export interface OutgoingRequestOptions {
-  /** Milliseconds before the request is cancelled and rejected (default: the server's, 60 s). */
-  timeoutMs?: number;
-  /** Cancels the request when aborted. */
-  signal?: AbortSignal;
-  /** The inbound request this one serves (lets HTTP route it onto that request's stream). */
-  relatedRequestId?: RequestId;
-  /**
-   * 2026-07-28 clients: the key naming this question in the `input_required` result's
-   * `inputRequests` (default: its kind and position, e.g. `elicitation-0`). Ignored for legacy clients.
-   */
-  inputKey?: string;
-}
+export type { OutgoingRequestOptions };
 
 const EMPTY_PARAMS: JsonObject = Object.freeze({}) as JsonObject;
 const DEFAULT_LOG_LEVEL = LOGGING_LEVELS.indexOf('info');
@@ -60,7 +48,7 @@ function outgoingChannel(session: Session): OutgoingChannel {
 }
 
 /** @publicApi */
-export class Session implements NegotiatedState {
+export class Session implements NegotiatedState, SessionContract {
   private negotiated?: RevisionFeatures;
   private initializedNotified = false;
   private logLevel = DEFAULT_LOG_LEVEL;

@@ -5,32 +5,14 @@
  * the subscription (shutdown); a client ends it by cancelling the request or closing its stream.
  */
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
-import type { JsonObject, RequestId } from '../../jsonrpc/message.js';
+import type { JsonObject } from '../../jsonrpc/message.js';
 import { McpError } from '../../jsonrpc/protocol.error.js';
 import { MetaKey } from '../modern-request.js';
 import type { ServerHost } from '../server-host.js';
-import type { Session } from '../session.js';
+import type { Listener, SubscriptionFilter } from '../contracts.js';
 import type { MethodTable } from './method-handler.type.js';
 
-/** What a subscription opted in to (only what the server can deliver). */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-  [key: string]: boolean | string[] | undefined;
-}
-
-/** One open `subscriptions/listen` request (what ServerHost.listeners holds). */
-export interface Listener {
-  readonly session: Session;
-  readonly id: RequestId;
-  readonly filter: SubscriptionFilter;
-  /** Sends a notification on the subscription's stream, tagged with its id. */
-  send(method: string, params: JsonObject): void;
-  /** Ends the subscription with a result (server shutdown). */
-  end(): void;
-}
+export type { Listener, SubscriptionFilter };
 
 const invalid = (detail: string) => new McpError(ErrorCode.InvalidParams, `Invalid params: subscriptions/listen ${detail}`);
 

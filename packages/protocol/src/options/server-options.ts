@@ -1,0 +1,52 @@
+/** The options of `ProtocolServer`, apart from the server so that their checks need not import it. */
+import type { Implementation, ServerCapabilities } from '../mcp-types.js';
+import type { SessionContract } from '../server/contracts.js';
+import type { CacheHint } from '../server/request-context.js';
+import type { RequestStateOptions } from '../server/request-state.js';
+
+/** @publicApi */
+export interface ProtocolServerOptions {
+  /** Name and version (and optionally title, description, icons) sent in `initialize`. */
+  serverInfo: Implementation;
+  /** Guidance for the model, sent in `initialize`. */
+  instructions?: string;
+  /** Items per page of every list: an integer >= 1 (default {@link PROTOCOL_DEFAULTS}.pageSize, 100). */
+  pageSize?: number;
+  /** Deepest nesting of objects and arrays accepted in request params: an integer >= 1 (default 64). */
+  maxDepth?: number;
+  /** Default timeout of server->client requests in ms: an integer from 1 to 2^31-1 (default 60 000). */
+  requestTimeoutMs?: number;
+  /** Capabilities merged over the ones derived from the registry. */
+  capabilities?: ServerCapabilities;
+  /** Where internal errors go (default: one line on stderr). Never sent to clients. */
+  onError?: (error: unknown, where: string) => void;
+  /**
+   * Called when a client sends `notifications/roots/list_changed`: a shorthand for
+   * `setNotificationHandler('notifications/roots/list_changed', (_params, session) => onRootsChanged(session))`.
+   */
+  onRootsChanged?: (session: SessionContract) => void;
+  /** Sealing of multi round-trip `requestState` (2026-07-28): keys (share them across instances) and lifetime. */
+  requestState?: RequestStateOptions;
+  /** Caching hints (`ttlMs`, `cacheScope`) of modern results; see {@link CacheOptions}. */
+  cache?: CacheOptions;
+  /** Put `io.modelcontextprotocol/serverInfo` in every modern result's `_meta` (default true). */
+  serverInfoInResults?: boolean;
+}
+
+/**
+ * Default caching hints for the cacheable results of 2026-07-28. Unset fields fall back to:
+ * lists and `server/discover` fresh for 60 s, reads immediately stale; `public` unless the
+ * request is authenticated (or, for tools/list, some tool is guarded), then `private`.
+ * Per-resource hints are set where the resource is registered.
+ */
+export interface CacheOptions {
+  /** Every list and `server/discover`. */
+  lists?: Partial<CacheHint>;
+  tools?: Partial<CacheHint>;
+  prompts?: Partial<CacheHint>;
+  resources?: Partial<CacheHint>;
+  templates?: Partial<CacheHint>;
+  discover?: Partial<CacheHint>;
+  /** `resources/read`, under any per-resource hint. */
+  read?: Partial<CacheHint>;
+}
