@@ -6,9 +6,23 @@ import tseslint from 'typescript-eslint';
 
 /** Node's globals used by the plain JS files (no `globals` package in the tree for a handful of names). */
 const node = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'fetch', 'Headers', 'Request', 'Response', 'performance', 'globalThis', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate'].map(
-    (name) => [name, 'readonly'],
-  ),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'fetch',
+    'Headers',
+    'Request',
+    'Response',
+    'performance',
+    'globalThis',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(

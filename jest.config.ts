@@ -18,7 +18,10 @@ const config: Config = {
   transform: { '^.+\\.ts$': swc as never },
   testMatch: [
     '<rootDir>/test/**/*.spec.ts',
-    '<rootDir>/packages/*/test/**/*.spec.ts', '<rootDir>/apps/*/test/**/*.spec.ts', '<rootDir>/apps/examples/*/test/**/*.spec.ts'],
+    '<rootDir>/packages/*/test/**/*.spec.ts',
+    '<rootDir>/apps/*/test/**/*.spec.ts',
+    '<rootDir>/apps/examples/*/test/**/*.spec.ts',
+  ],
   moduleNameMapper: {
     '^@typemcp/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@typemcp/([a-z-]+)/internal$': '<rootDir>/packages/$1/src/internal.ts',

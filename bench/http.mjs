@@ -52,24 +52,44 @@ function callOnce(agent, port, a, b) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params });
   const era = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' } : { 'mcp-protocol-version': '2025-06-18' };
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream', ...era, 'content-length': Buffer.byteLength(body),
-    } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        try {
-          const json = (res.headers['content-type'] ?? '').includes('text/event-stream')
-            ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter(Boolean).map((d) => JSON.parse(d)).find((m) => 'result' in m || 'error' in m)
-            : JSON.parse(text);
-          if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b)) throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
-          resolve();
-        } catch (e) {
-          reject(e);
-        }
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...era,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          try {
+            const json = (res.headers['content-type'] ?? '').includes('text/event-stream')
+              ? text
+                  .split('\n')
+                  .filter((l) => l.startsWith('data:'))
+                  .map((l) => l.slice(5).trim())
+                  .filter(Boolean)
+                  .map((d) => JSON.parse(d))
+                  .find((m) => 'result' in m || 'error' in m)
+              : JSON.parse(text);
+            if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b))
+              throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
+            resolve();
+          } catch (e) {
+            reject(e);
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -81,13 +101,15 @@ async function load(port, seconds) {
   const end = performance.now() + seconds * 1000;
   const start = process.hrtime.bigint();
   let n = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < end) {
-      const t = process.hrtime.bigint();
-      await callOnce(agent, port, n++, 1);
-      samples.push(Number(process.hrtime.bigint() - t) / 1000);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const t = process.hrtime.bigint();
+        await callOnce(agent, port, n++, 1);
+        samples.push(Number(process.hrtime.bigint() - t) / 1000);
+      }
+    }),
+  );
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   agent.destroy();
   const sorted = Float64Array.from(samples).sort();
@@ -96,13 +118,21 @@ async function load(port, seconds) {
 
 async function ssePerSession(name) {
   const { child, port } = await spawnServer(name, 'sse');
-  const open = () => new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`GET /sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`));
-    let seen = '';
-    const onData = (c) => { seen += c.toString('latin1'); if (seen.includes('event: endpoint')) { socket.off('data', onData); socket.on('data', () => {}); resolve(socket); } };
-    socket.on('data', onData);
-    socket.on('error', reject);
-  });
+  const open = () =>
+    new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`));
+      let seen = '';
+      const onData = (c) => {
+        seen += c.toString('latin1');
+        if (seen.includes('event: endpoint')) {
+          socket.off('data', onData);
+          socket.on('data', () => {});
+          resolve(socket);
+        }
+      };
+      socket.on('data', onData);
+      socket.on('error', reject);
+    });
   const warm = await Promise.all(Array.from({ length: 20 }, open));
   warm.forEach((s) => s.destroy());
   await new Promise((r) => setTimeout(r, 200));
@@ -138,7 +168,14 @@ for (const { child } of Object.values(procs)) child.kill();
 const med = (name, key) => median(results[name].map((r) => r[key]));
 const raw = med('raw', 'callsPerSec');
 const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
-const sse = modern ? undefined : { raw: await ssePerSession('raw'), express: await ssePerSession('express-floor'), typemcp: await ssePerSession('typemcp'), sdk1: await ssePerSession('sdk1') };
+const sse = modern
+  ? undefined
+  : {
+      raw: await ssePerSession('raw'),
+      express: await ssePerSession('express-floor'),
+      typemcp: await ssePerSession('typemcp'),
+      sdk1: await ssePerSession('sdk1'),
+    };
 
 const command = ['node', 'bench/http.mjs', ...argv].join(' ');
 const era = modern ? '2026-07-28' : 'stateless 2025-06-18';
@@ -149,7 +186,12 @@ const table = [
   '| --- | ---: | ---: | ---: | ---: |',
   ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
   '',
-  ...(modern ? [] : [`Server heap per idle legacy HTTP+SSE session (${SSE_N} open /sse streams, after gc), KB: typemcp ${(sse.typemcp / 1024).toFixed(1)}, sdk1 ${(sse.sdk1 / 1024).toFixed(1)}, raw node:http ${(sse.raw / 1024).toFixed(1)}, express 5 ${(sse.express / 1024).toFixed(1)}.`, '']),
+  ...(modern
+    ? []
+    : [
+        `Server heap per idle legacy HTTP+SSE session (${SSE_N} open /sse streams, after gc), KB: typemcp ${(sse.typemcp / 1024).toFixed(1)}, sdk1 ${(sse.sdk1 / 1024).toFixed(1)}, raw node:http ${(sse.raw / 1024).toFixed(1)}, express 5 ${(sse.express / 1024).toFixed(1)}.`,
+        '',
+      ]),
   `Raw calls/s per round: ${results.raw.map((r) => r.callsPerSec.toFixed(0)).join(', ')}.`,
 ].join('\n');
 console.log(`\n${table}`);

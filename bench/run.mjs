@@ -39,9 +39,15 @@ function parseArgs(argv) {
     if (a === '--quick') opts.quick = true;
     else if (a === '--no-write') opts.write = false;
     else if (a === '--rounds') opts.rounds = Number(argv[++i]);
-    else if (a === '--only') opts.only = String(argv[++i] ?? '').split(',').filter(Boolean);
+    else if (a === '--only')
+      opts.only = String(argv[++i] ?? '')
+        .split(',')
+        .filter(Boolean);
     else if (a === '--baseline') opts.baseline = path.resolve(String(argv[++i] ?? ''));
-    else throw new Error(`unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-base] [--baseline DIR] [--no-write]`);
+    else
+      throw new Error(
+        `unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-base] [--baseline DIR] [--no-write]`,
+      );
   }
   if (opts.rounds !== undefined && !(Number.isInteger(opts.rounds) && opts.rounds > 0)) throw new Error('--rounds needs a positive integer');
   if (opts.baseline) SERVERS.push({ name: 'typemcp-base', args: [path.join(opts.baseline, 'apps/everything/dist/main.js'), '--transport', 'stdio'] });
@@ -83,9 +89,7 @@ const fail = (s, err) => {
 
 console.log(`# TypeMCP stdio benchmark — ${command}`);
 console.log(`machine: ${machineLine()}`);
-console.log(
-  `rounds=${cfg.rounds} warmup=${cfg.warmup} seqN=${cfg.seqN} pipeN=${cfg.pipeN} depth=${cfg.depth} 1MiB×${cfg.big1N} 8MiB×${cfg.big8N}\n`,
-);
+console.log(`rounds=${cfg.rounds} warmup=${cfg.warmup} seqN=${cfg.seqN} pipeN=${cfg.pipeN} depth=${cfg.depth} 1MiB×${cfg.big1N} 8MiB×${cfg.big8N}\n`);
 
 // Spawn once per server and reuse the same child for every round.
 const active = [];
@@ -112,9 +116,7 @@ for (const def of SERVERS.filter((s) => !opts.only || opts.only.includes(s.name)
       SCENARIO_TIMEOUT_MS,
       `${def.name} warm-up`,
     );
-    console.log(
-      `${def.name}: initialized (protocolVersion ${init.protocolVersion}, server ${init.serverInfo?.name}), warmed up in ${Date.now() - t0} ms`,
-    );
+    console.log(`${def.name}: initialized (protocolVersion ${init.protocolVersion}, server ${init.serverInfo?.name}), warmed up in ${Date.now() - t0} ms`);
     active.push(s);
   } catch (err) {
     fail(s, err);

@@ -68,7 +68,14 @@ function typemcpServer() {
   const server = createServer({ name: 'many', version: '1.0.0', services: [ManyTools], pageSize: TOOLS });
   let answer;
   const session = server.engine.connect({ send: (text) => (answer = text) });
-  session.receive(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }));
+  session.receive(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+    }),
+  );
   const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
   // tools/list is answered synchronously by the engine: `answer` is set when receive returns.
   return async () => {
@@ -86,7 +93,9 @@ async function sdkServer() {
       if (f % 3 === 0) s = s.optional();
       shape[`field${f}`] = s;
     }
-    server.registerTool(`tool_${i}`, { description: `Tool number ${i}`, inputSchema: shape }, async (input) => ({ content: [{ type: 'text', text: JSON.stringify(input) }] }));
+    server.registerTool(`tool_${i}`, { description: `Tool number ${i}`, inputSchema: shape }, async (input) => ({
+      content: [{ type: 'text', text: JSON.stringify(input) }],
+    }));
   }
   const [client, transport] = InMemoryTransport.createLinkedPair();
   await server.connect(transport);
@@ -137,7 +146,9 @@ if (opts.child) {
     });
     if (run.status !== 0) throw new Error(`round ${round + 1}: child exited ${run.status ?? run.signal}`);
     for (const row of JSON.parse(run.stdout)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
-    console.log(`round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`);
+    console.log(
+      `round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`,
+    );
   }
   const med = (n, k) => medianOf(perServer[n].map((r) => r[k]));
   console.log(`\ntools/list, ${TOOLS} tools x ${FIELDS} fields, median of ${CALLS} calls per run, medians over ${opts.rounds} runs\n`);

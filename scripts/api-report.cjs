@@ -19,7 +19,9 @@ for (const name of PACKAGES) {
   const result = Extractor.invoke(config, { localBuild, showVerboseMessages: false });
   if (!result.succeeded || (!localBuild && result.apiReportChanged)) {
     failed++;
-    console.error(`${name}: the API report ${path.relative(root, config.reportFilePath)} is out of date or the analysis failed; run npm run api and commit the report.`);
+    console.error(
+      `${name}: the API report ${path.relative(root, config.reportFilePath)} is out of date or the analysis failed; run npm run api and commit the report.`,
+    );
   }
 }
 process.exitCode = failed ? 1 : 0;

@@ -37,7 +37,10 @@ function geometry(svg: string) {
     width: Number(m[4]),
   }));
   const whiskers = new Map(
-    [...svg.matchAll(/<g class="whisker" data-label="([^"]+)"[^>]*><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g)].map((m) => [m[1], { from: Number(m[2]), to: Number(m[3]) }]),
+    [...svg.matchAll(/<g class="whisker" data-label="([^"]+)"[^>]*><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g)].map((m) => [
+      m[1],
+      { from: Number(m[2]), to: Number(m[3]) },
+    ]),
   );
   const reference = svg.match(/<line class="reference" x1="([\d.]+)"/);
   return { bars, whiskers, reference: reference ? Number(reference[1]) : undefined };
@@ -65,7 +68,7 @@ describe('bench chart', () => {
     expect(byWidth).toEqual(['sdk2', 'raw', 'typemcp', 'sdk1']);
   });
 
-  it('puts each whisker from its min to its max and the reference line at 1.0, on the bars\' scale', () => {
+  it("puts each whisker from its min to its max and the reference line at 1.0, on the bars' scale", () => {
     const x0 = g.bars[0].x;
     const pxPerUnit = g.bars[0].width / 1;
     for (const b of bars) {

@@ -46,7 +46,7 @@ function documentedCodes(): Map<string, string[]> {
   for (const line of readFileSync(path.join(ROOT, 'docs/errors.md'), 'utf8').split('\n')) {
     const heading = /^## (@typemcp\/[a-z-]+)/.exec(line);
     if (heading) section = heading[1];
-    const row = /^\| `(TYPEMCP_[A-Z0-9_]+)` \|/.exec(line);
+    const row = /^\|\s*`(TYPEMCP_[A-Z0-9_]+)`\s*\|/.exec(line);
     if (row) byPackage.set(section, [...(byPackage.get(section) ?? []), row[1]]);
   }
   return byPackage;

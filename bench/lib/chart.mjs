@@ -76,7 +76,9 @@ export function barChart(spec) {
     );
   }
   if (spec.axisLabel) {
-    out.push(`<text x="${px((PLOT_X0 + PLOT_X1) / 2)}" y="${plotBottom + 34}" font-size="11" fill="${MUTED}" text-anchor="middle">${esc(spec.axisLabel)}</text>`);
+    out.push(
+      `<text x="${px((PLOT_X0 + PLOT_X1) / 2)}" y="${plotBottom + 34}" font-size="11" fill="${MUTED}" text-anchor="middle">${esc(spec.axisLabel)}</text>`,
+    );
   }
 
   bars.forEach((b, i) => {
@@ -102,8 +104,11 @@ export function barChart(spec) {
 
   if (spec.reference !== undefined) {
     const rx = px(x(spec.reference));
-    out.push(`<line class="reference" x1="${rx}" y1="${PLOT_TOP - 10}" x2="${rx}" y2="${plotBottom}" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="4 3"/>`);
-    if (spec.referenceLabel) out.push(`<text x="${px(x(spec.reference) + 4)}" y="${PLOT_TOP - 2}" font-size="11" fill="#cf222e">${esc(spec.referenceLabel)}</text>`);
+    out.push(
+      `<line class="reference" x1="${rx}" y1="${PLOT_TOP - 10}" x2="${rx}" y2="${plotBottom}" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="4 3"/>`,
+    );
+    if (spec.referenceLabel)
+      out.push(`<text x="${px(x(spec.reference) + 4)}" y="${PLOT_TOP - 2}" font-size="11" fill="#cf222e">${esc(spec.referenceLabel)}</text>`);
   }
   out.push('</svg>');
   return `${out.join('\n')}\n`;

@@ -14,8 +14,7 @@ const when = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 const day = (iso) => iso.slice(0, 10);
 const RANK = { raw: 0, ours: 1, other: 2 };
 /** Servers that have rounds, raw first, then ours, then the others, each group in run order. */
-const measured = (doc) =>
-  doc.servers.filter((s) => s.rounds.length > 0).sort((a, b) => RANK[kindOf(a.name)] - RANK[kindOf(b.name)]);
+const measured = (doc) => doc.servers.filter((s) => s.rounds.length > 0).sort((a, b) => RANK[kindOf(a.name)] - RANK[kindOf(b.name)]);
 
 /** Bars of each server's median ÷ raw's median, whiskers of its min and max round ÷ raw's median. */
 function ratioBars(doc, get) {
@@ -55,15 +54,27 @@ function msChart(doc, title, get) {
 
 /** Every chart: its file under bench/charts/, the bench it is drawn from, and its spec. */
 export const CHARTS = [
-  { file: 'stdio-seq.svg', bench: 'stdio', spec: (d) => ratioChart(d, 'stdio, one call at a time: calls/s ÷ raw (higher is better)', (m) => m.seq?.callsPerSec) },
+  {
+    file: 'stdio-seq.svg',
+    bench: 'stdio',
+    spec: (d) => ratioChart(d, 'stdio, one call at a time: calls/s ÷ raw (higher is better)', (m) => m.seq?.callsPerSec),
+  },
   {
     file: 'stdio-pipe64.svg',
     bench: 'stdio',
     spec: (d) => ratioChart(d, `stdio, ${d.config?.depth ?? 64} calls in flight: calls/s ÷ raw (higher is better)`, (m) => m.pipe?.callsPerSec),
   },
   { file: 'stdio-8mib.svg', bench: 'stdio', spec: (d) => ratioChart(d, 'stdio, 8 MiB requests: ms ÷ raw (lower is better)', (m) => m.big8) },
-  { file: 'http-legacy.svg', bench: 'http-legacy', spec: (d) => ratioChart(d, 'HTTP, stateless 2025-06-18: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec) },
-  { file: 'http-modern.svg', bench: 'http-modern', spec: (d) => ratioChart(d, 'HTTP, revision 2026-07-28: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec) },
+  {
+    file: 'http-legacy.svg',
+    bench: 'http-legacy',
+    spec: (d) => ratioChart(d, 'HTTP, stateless 2025-06-18: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec),
+  },
+  {
+    file: 'http-modern.svg',
+    bench: 'http-modern',
+    spec: (d) => ratioChart(d, 'HTTP, revision 2026-07-28: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec),
+  },
   {
     file: 'tools-list-startup.svg',
     bench: 'tools-list',
@@ -139,7 +150,9 @@ function httpSection(doc) {
 function toolsListSection(doc) {
   const c = doc.config;
   return [
-    header(doc, [`- Each run: a fresh process builds both servers (${c.tools} tools × ${c.fields} fields), then times ${c.calls} tools/list calls to each (median)`]),
+    header(doc, [
+      `- Each run: a fresh process builds both servers (${c.tools} tools × ${c.fields} fields), then times ${c.calls} tools/list calls to each (median)`,
+    ]),
     '',
     '| server | tools listed | start-up ms | ms per tools/list | response bytes |',
     '| --- | ---: | ---: | ---: | ---: |',
@@ -151,7 +164,12 @@ function toolsListSection(doc) {
   ].join('\n');
 }
 
-const SECTIONS = { stdio: ['results', stdioSection], 'http-legacy': ['http-results', httpSection], 'http-modern': ['http-modern-results', httpSection], 'tools-list': ['tools-list-results', toolsListSection] };
+const SECTIONS = {
+  stdio: ['results', stdioSection],
+  'http-legacy': ['http-results', httpSection],
+  'http-modern': ['http-modern-results', httpSection],
+  'tools-list': ['tools-list-results', toolsListSection],
+};
 
 /**
  * Renders README text and charts from the results under `benchDir` (bench/ by default).

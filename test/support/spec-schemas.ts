@@ -432,7 +432,12 @@ export function validateServerTraffic(revision: SchemaRevision, wire: readonly W
     if (typeof msg.method === 'string' && 'id' in msg) {
       check(entry, 'JSONRPCRequest', msg);
       if (names.stateless) {
-        report.failures.push({ seq: entry.seq, check: `server->client request ${msg.method}: ${revision} has none (input_required instead)`, message: msg, errors: [] });
+        report.failures.push({
+          seq: entry.seq,
+          check: `server->client request ${msg.method}: ${revision} has none (input_required instead)`,
+          message: msg,
+          errors: [],
+        });
       } else {
         check(entry, 'ServerRequest', member, `ServerRequest (${msg.method})`);
       }

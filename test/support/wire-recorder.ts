@@ -70,9 +70,7 @@ export class WireRecorder {
 
   /** Every server response (result or error) carrying this id. */
   responsesTo(id: unknown): WireEntry[] {
-    return this.wire.filter(
-      (e) => e.direction === 'server->client' && !('method' in e.message) && JSON.stringify(e.message.id) === JSON.stringify(id),
-    );
+    return this.wire.filter((e) => e.direction === 'server->client' && !('method' in e.message) && JSON.stringify(e.message.id) === JSON.stringify(id));
   }
 
   /** The server's single response to the last matching request (fails when there is not exactly one). */

@@ -24,13 +24,37 @@ const LEGACY_SUITE = cliOf('@modelcontextprotocol/conformance');
 const NEXT_SUITE = cliOf('conformance-next');
 
 const SCENARIOS = [
-  'server-initialize', 'logging-set-level', 'ping', 'completion-complete', 'tools-list', 'tools-call-simple-text',
-  'tools-call-image', 'tools-call-audio', 'tools-call-embedded-resource', 'tools-call-mixed-content',
-  'tools-call-with-logging', 'tools-call-error', 'tools-call-with-progress', 'tools-call-sampling',
-  'tools-call-elicitation', 'json-schema-2020-12', 'elicitation-sep1034-defaults', 'server-sse-polling',
-  'server-sse-multiple-streams', 'elicitation-sep1330-enums', 'resources-list', 'resources-read-text',
-  'resources-read-binary', 'resources-templates-read', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list',
-  'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image',
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'completion-complete',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'server-sse-polling',
+  'server-sse-multiple-streams',
+  'elicitation-sep1330-enums',
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
   'dns-rebinding-protection',
 ];
 
@@ -72,7 +96,10 @@ afterAll(async () => {
 /** The scenario lines of a run's summary: name and whether it passed. */
 function summaryOf(output: string): { summary: string; lines: { name: string; ok: boolean }[] } {
   const summary = output.slice(output.indexOf('=== SUMMARY ==='));
-  const lines = [...summary.matchAll(/^\s*(\S+) ([\w-]+): (\d+) passed, (\d+) failed/gm)].map(([, mark, name, , failed]) => ({ name, ok: mark === '✓' && failed === '0' }));
+  const lines = [...summary.matchAll(/^\s*(\S+) ([\w-]+): (\d+) passed, (\d+) failed/gm)].map(([, mark, name, , failed]) => ({
+    name,
+    ok: mark === '✓' && failed === '0',
+  }));
   return { summary, lines };
 }
 

@@ -153,7 +153,9 @@ describe.each(REVISIONS)('SDK client <-> everything server over HTTP at %s', (re
   });
 
   it('ends the session (DELETE for Streamable HTTP, closing the stream for HTTP+SSE): its id is then unknown', async () => {
-    const sessionId = streamable ? (s.transport as StreamableHTTPClientTransport).sessionId! : new URL((s.transport as unknown as { _endpoint: URL })._endpoint).searchParams.get('sessionId')!;
+    const sessionId = streamable
+      ? (s.transport as StreamableHTTPClientTransport).sessionId!
+      : new URL((s.transport as unknown as { _endpoint: URL })._endpoint).searchParams.get('sessionId')!;
     if (streamable) await (s.transport as StreamableHTTPClientTransport).terminateSession();
     await s.close();
     await new Promise((r) => setTimeout(r, 50));

@@ -16,13 +16,17 @@ if (!node22.bin) console.warn(`Node 22 HTTP tests skipped: ${node22.reason}`);
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -50,7 +54,12 @@ run('the everything server over HTTP on Node 22', () => {
   });
 
   it('answers initialize with a well-formed SSE response that ends after the result, then serves the session', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n22', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'n22', version: '1' } },
+    };
     const first = await post(`${url}/mcp`, initialize);
     expect(first.status).toBe(200);
     const events = first.text.split('\n\n').filter(Boolean);

@@ -120,5 +120,4 @@ describe.each(CASES)('%s', (_name, open) => {
     expect(received).toEqual(Array.from({ length: CALLS }, () => STEPS));
     expect(c.errors.map(String)).toEqual([]);
   });
-
 });

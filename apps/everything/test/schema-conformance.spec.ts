@@ -105,7 +105,9 @@ describe('closed MCP schemas', () => {
     expect(validateAgainst('2025-06-18', 'ServerRequest', withDefault, 'closed')).not.toEqual([]);
     const multi = request({ a: { type: 'array', items: { type: 'string', enum: ['x', 'y'] } } });
     expect(validateAgainst('2025-06-18', 'ServerRequest', multi, 'open')).not.toEqual([]);
-    expect(validateAgainst('2025-11-25', 'ServerRequest', { jsonrpc: '2.0', id: 1, ...multi, params: { ...multi.params, mode: 'form' } }, 'closed')).toEqual([]);
+    expect(validateAgainst('2025-11-25', 'ServerRequest', { jsonrpc: '2.0', id: 1, ...multi, params: { ...multi.params, mode: 'form' } }, 'closed')).toEqual(
+      [],
+    );
   });
 
   it('rejects content types a revision does not have, open or closed', () => {
@@ -142,7 +144,9 @@ describe('closed MCP schemas', () => {
     // log and error `data`
     const log = { method: 'notifications/message', params: { level: 'info', data: { any: { shape: [1] } }, logger: 'l' } };
     expect(validateAgainst('2024-11-05', 'ServerNotification', log, 'closed')).toEqual([]);
-    expect(validateAgainst('2024-11-05', 'JSONRPCError', { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm', data: { uri: 'x', n: 1 } } }, 'closed')).toEqual([]);
+    expect(
+      validateAgainst('2024-11-05', 'JSONRPCError', { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm', data: { uri: 'x', n: 1 } } }, 'closed'),
+    ).toEqual([]);
   });
 });
 
@@ -151,8 +155,17 @@ describe('validateServerTraffic', () => {
 
   it('validates results by the method of the request with that id, and flags bad traffic', () => {
     const wire: WireEntry[] = [
-      entry(0, 'client->server', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }),
-      entry(1, 'server->client', { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2024-11-05', capabilities: { logging: {} }, serverInfo: { name: 's', version: '1' } } }),
+      entry(0, 'client->server', {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      }),
+      entry(1, 'server->client', {
+        jsonrpc: '2.0',
+        id: 0,
+        result: { protocolVersion: '2024-11-05', capabilities: { logging: {} }, serverInfo: { name: 's', version: '1' } },
+      }),
       entry(2, 'client->server', { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       entry(3, 'server->client', { jsonrpc: '2.0', id: 1, result: { tools: [tool({ title: 'Add' })] } }),
       entry(4, 'client->server', { jsonrpc: '2.0', id: 2, method: 'ping' }),
@@ -161,7 +174,12 @@ describe('validateServerTraffic', () => {
       entry(7, 'server->client', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, message: 'm' } }),
       entry(8, 'server->client', { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Unknown tool' } }),
       entry(9, 'server->client', { jsonrpc: '2.0', id: 0, method: 'roots/list' }),
-      entry(10, 'server->client', { jsonrpc: '2.0', id: 1, method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }),
+      entry(10, 'server->client', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'elicitation/create',
+        params: { message: 'm', requestedSchema: { type: 'object', properties: {} } },
+      }),
     ];
     const report = validateServerTraffic('2024-11-05', wire);
     expect(report.checked).toBe(8);

@@ -81,7 +81,6 @@ const EXPECTED_TOOLS = [
   'test_trigger_prompt_change',
 ];
 
-
 const ELICIT_DEFAULTS_REPLY = { name: 'Jane Roe', age: 41, score: 88.5, status: 'pending', verified: false };
 const ELICIT_ENUMS_REPLY = {
   untitledSingle: 'option2',
@@ -121,7 +120,10 @@ function isLateProgressRace(error: Error, s: StdioSession): boolean {
   const token = ((JSON.parse(match[1]) as JsonObject).params as JsonObject).progressToken;
   const { wire } = s.transport;
   const request = wire.find(
-    (e) => e.direction === 'client->server' && 'id' in e.message && ((e.message.params as JsonObject | undefined)?._meta as JsonObject | undefined)?.progressToken === token,
+    (e) =>
+      e.direction === 'client->server' &&
+      'id' in e.message &&
+      ((e.message.params as JsonObject | undefined)?._meta as JsonObject | undefined)?.progressToken === token,
   );
   if (!request) return false;
   const progress = wire.filter(
@@ -129,7 +131,8 @@ function isLateProgressRace(error: Error, s: StdioSession): boolean {
   );
   const response = s.transport.responsesTo(request.message.id)[0];
   const cancelled = wire.some(
-    (e) => e.direction === 'client->server' && e.message.method === 'notifications/cancelled' && (e.message.params as JsonObject).requestId === request.message.id,
+    (e) =>
+      e.direction === 'client->server' && e.message.method === 'notifications/cancelled' && (e.message.params as JsonObject).requestId === request.message.id,
   );
   // Cancelled, never answered: a notification already in flight when the cancel arrived.
   if (cancelled && !response) return progress.length > 0;
@@ -175,10 +178,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
   const rawResultOf = (tool: string) => s.transport.responseTo('tools/call', (p) => p.name === tool).result as JsonObject;
 
   beforeAll(async () => {
-    client = new Client(
-      { name: 'typemcp-e2e', version: '1.0.0' },
-      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
-    );
+    client = new Client({ name: 'typemcp-e2e', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       sampling.push(request.params as unknown as JsonObject);
       return { model: 'e2e-model', role: 'assistant', content: { type: 'text', text: SAMPLED_TEXT }, stopReason: 'endTurn' };
@@ -222,7 +222,12 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
           : ['name', 'version'],
     );
     const caps = client.getServerCapabilities()!;
-    expect(caps).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, logging: {} });
+    expect(caps).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+    });
     // `completions` was introduced by 2025-03-26.
     if (since(revision, '2025-03-26')) expect(caps.completions).toEqual({});
     else expect(caps).not.toHaveProperty('completions');
@@ -347,9 +352,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
 
   if (since(revision, '2025-06-18')) {
     it('serves elicitation (form mode) through the client', async () => {
-      expect(textOf(await call('test_elicitation', { message: 'Do you agree?' }))).toBe(
-        'User response: action=accept, content={"response":"yes"}',
-      );
+      expect(textOf(await call('test_elicitation', { message: 'Do you agree?' }))).toBe('User response: action=accept, content={"response":"yes"}');
       expect(elicitations[0]).toMatchObject({ message: 'Do you agree?', requestedSchema: { type: 'object', required: ['response'] } });
       const request = s.transport.wire.find((e) => e.direction === 'server->client' && e.message.method === 'elicitation/create')!;
       // `mode` exists from 2025-11-25 on.
@@ -368,7 +371,11 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
         expect(elicitations).toHaveLength(3);
       } else {
         // 2025-06-18 has defaults on booleans only (SEP-1034 came with 2025-11-25).
-        expect(Object.entries(defaults).filter(([, p]) => 'default' in p).map(([k]) => k)).toEqual(['verified']);
+        expect(
+          Object.entries(defaults)
+            .filter(([, p]) => 'default' in p)
+            .map(([k]) => k),
+        ).toEqual(['verified']);
         // Multi-select enums (SEP-1330) have no 2025-06-18 form: refused locally, never sent, a tool error.
         const refused = await call('test_elicitation_sep1330_enums');
         expect(refused.isError).toBe(true);
@@ -491,10 +498,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
     // exist; completion/complete did). The SDK client checks server capabilities only when built
     // with `enforceStrictCapabilities: true` (then complete() throws "Server does not support
     // completions" locally); this client is not strict, so complete() is sent on every revision.
-    const result = await client.complete(
-      { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } },
-      TIMEOUT,
-    );
+    const result = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } }, TIMEOUT);
     expect(result.completion.values).toEqual(expect.arrayContaining(['test', 'testValue1']));
     expect(result.completion.values).not.toContain('other');
 
@@ -507,7 +511,6 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
       TIMEOUT,
     );
     expect(template.completion.values).toEqual(['456']);
-
   });
 
   it('answers ping and filters log notifications by the level the client set', async () => {
@@ -655,7 +658,9 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
   it('answered every request exactly once (the cancelled one never)', () => {
     const { wire } = s.transport;
     const cancelledIds = new Set(
-      wire.filter((e) => e.direction === 'client->server' && e.message.method === 'notifications/cancelled').map((e) => JSON.stringify((e.message.params as JsonObject).requestId)),
+      wire
+        .filter((e) => e.direction === 'client->server' && e.message.method === 'notifications/cancelled')
+        .map((e) => JSON.stringify((e.message.params as JsonObject).requestId)),
     );
     expect(cancelledIds.size).toBe(1);
     const problems: string[] = [];
@@ -675,10 +680,13 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
 
     // Not vacuous: the whole session was checked, every kind of message included.
     expect(report.checked).toBeGreaterThanOrEqual(80);
-    expect(Object.keys(report.byDefinition)).toEqual(
-      expect.arrayContaining(coreDefinitions(revision, true)),
+    expect(Object.keys(report.byDefinition)).toEqual(expect.arrayContaining(coreDefinitions(revision, true)));
+    const methods = new Set(
+      s.transport
+        .inbound()
+        .map((m) => m.method)
+        .filter(Boolean),
     );
-    const methods = new Set(s.transport.inbound().map((m) => m.method).filter(Boolean));
     const expectedMethods = [
       'notifications/message',
       'notifications/progress',

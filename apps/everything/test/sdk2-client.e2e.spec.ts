@@ -341,7 +341,11 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     const { prompts } = await s.client.listPrompts(undefined, { ...TIMEOUT, cacheMode: 'refresh' });
     expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments']));
     for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
-      expect(resultTo(s.recorder, requestsOf(s.recorder, method, mark)[0])).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: expect.any(String) });
+      expect(resultTo(s.recorder, requestsOf(s.recorder, method, mark)[0])).toMatchObject({
+        resultType: 'complete',
+        ttlMs: expect.any(Number),
+        cacheScope: expect.any(String),
+      });
     }
 
     const read = await s.client.readResource({ uri: 'test://static-text' }, TIMEOUT);
@@ -358,7 +362,10 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     expect(simple.messages[0].content).toEqual({ type: 'text', text: 'This is a simple prompt for testing.' });
     expect(resultTo(s.recorder, requestsOf(s.recorder, 'prompts/get', mark)[0])).toMatchObject({ resultType: 'complete' });
 
-    const completed = await s.client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } }, TIMEOUT);
+    const completed = await s.client.complete(
+      { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'te' } },
+      TIMEOUT,
+    );
     expect(completed.completion.values).toEqual(['test', 'testValue1']);
   });
 
@@ -375,7 +382,9 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     // The server wrote every step, then the result.
     const response = s.recorder.responsesTo(request.message.id)[0];
     const sent = s.recorder.entries((e) => e.direction === 'server->client' && e.message.method === 'notifications/progress', mark);
-    expect(sent.map((e) => paramsOf(e))).toEqual([0, 50, 100].map((step) => ({ progressToken: token, progress: step, total: 100, message: `Completed step ${step} of 100` })));
+    expect(sent.map((e) => paramsOf(e))).toEqual(
+      [0, 50, 100].map((step) => ({ progressToken: token, progress: step, total: 100, message: `Completed step ${step} of 100` })),
+    );
     for (const e of sent) expect(e.seq).toBeLessThan(response.seq);
     // The callback saw all of them in order: the result was written apart from the last one (ProgressPacer).
     expect(progress).toEqual([0, 50, 100]);
@@ -398,7 +407,10 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
       expect(Object.fromEntries(Object.entries(inputRequests).map(([key, r]) => [key, r.method]))).toEqual(round);
       // Each handler was asked exactly what the server put in inputRequests...
       for (const request of Object.values(inputRequests)) {
-        expect(mine.filter((a) => a.method === request.method)).toContainEqual({ method: request.method, params: expect.objectContaining(request.params ?? {}) });
+        expect(mine.filter((a) => a.method === request.method)).toContainEqual({
+          method: request.method,
+          params: expect.objectContaining(request.params ?? {}),
+        });
       }
       // ...and the retry carries every answer under its key, and the request state byte for byte.
       const retry = paramsOf(requests[i + 1]);
@@ -430,7 +442,9 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     if (bare.http) expect(bare.http.exchanges.at(-1)).toMatchObject({ method: 'POST', status: 400 });
 
     // A tool that only asks for what was declared asks nothing of this client.
-    expect(textOf(await bare.client.callTool({ name: 'test_input_required_result_capabilities', arguments: {} }, TIMEOUT))).toBe('No supported capabilities declared');
+    expect(textOf(await bare.client.callTool({ name: 'test_input_required_result_capabilities', arguments: {} }, TIMEOUT))).toBe(
+      'No supported capabilities declared',
+    );
     // With the capabilities declared, the same server asks and the first client answers.
     expect(textOf(await s.client.callTool({ name: 'test_input_required_result_capabilities', arguments: {} }, TIMEOUT))).toBe(
       'capabilities-ok: received elicit_input, sample_input',
@@ -444,13 +458,14 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
       changes.push(n as unknown as JsonObject);
       changed();
     });
-    const next = () => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no tools/list_changed within 5 s')), 5000);
-      changed = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    const next = () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no tools/list_changed within 5 s')), 5000);
+        changed = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
 
     const mark = s.recorder.mark();
     const subscription = await s.client.listen({ toolsListChanged: true }, TIMEOUT);
@@ -459,7 +474,10 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     expect(paramsOf(listen).notifications).toEqual({ toolsListChanged: true });
     // The acknowledgement is the first message carrying the subscription's id.
     const tagged = s.recorder.entries(
-      (e) => e.direction === 'server->client' && isObject(paramsOf(e)._meta) && JSON.stringify((paramsOf(e)._meta as JsonObject)[META.subscriptionId]) === JSON.stringify(listen.message.id),
+      (e) =>
+        e.direction === 'server->client' &&
+        isObject(paramsOf(e)._meta) &&
+        JSON.stringify((paramsOf(e)._meta as JsonObject)[META.subscriptionId]) === JSON.stringify(listen.message.id),
       mark,
     );
     expect(tagged[0].message).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true } } });
@@ -476,7 +494,8 @@ describe.each(KINDS)('SDK 2.x client in modern mode (2026-07-28) over %s', (kind
     expect((await s.client.listTools(undefined, { ...TIMEOUT, cacheMode: 'refresh' })).tools.map((t) => t.name)).not.toContain('test_triggered_tool');
 
     expect(changes).toHaveLength(2);
-    for (const n of changes) expect(n).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { [META.subscriptionId]: listen.message.id } } });
+    for (const n of changes)
+      expect(n).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { [META.subscriptionId]: listen.message.id } } });
     const onWire = s.recorder.entries((e) => e.direction === 'server->client' && e.message.method === 'notifications/tools/list_changed', mark);
     expect(onWire).toHaveLength(2);
     if (s.http) {
@@ -589,7 +608,10 @@ describe.each(KINDS)('SDK 2.x client in legacy mode (initialize at 2025-11-25) o
     expect(calls).toHaveLength(1); // no retry: the question travelled as a request
     const question = s.recorder.entries((e) => e.direction === 'server->client' && e.message.method === 'elicitation/create' && 'id' in e.message, mark);
     expect(question).toHaveLength(1);
-    const answer = s.recorder.entries((e) => e.direction === 'client->server' && !('method' in e.message) && JSON.stringify(e.message.id) === JSON.stringify(question[0].message.id), mark);
+    const answer = s.recorder.entries(
+      (e) => e.direction === 'client->server' && !('method' in e.message) && JSON.stringify(e.message.id) === JSON.stringify(question[0].message.id),
+      mark,
+    );
     expect(answer.map((e) => e.message.result)).toEqual([{ action: 'accept', content: { name: 'Alice' } }]);
     const result = s.recorder.responsesTo(calls[0].message.id)[0];
     expect(question[0].seq).toBeLessThan(result.seq);
@@ -632,7 +654,9 @@ describe('the closed 2026-07-28 schema check (test/support/spec-schemas.ts)', ()
   const complete = { resultType: 'complete', content: [{ type: 'text', text: 'x' }] };
   const inputRequired = {
     resultType: 'input_required',
-    inputRequests: { q: { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } } },
+    inputRequests: {
+      q: { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } },
+    },
     requestState: 'opaque',
   };
 
@@ -643,7 +667,9 @@ describe('the closed 2026-07-28 schema check (test/support/spec-schemas.ts)', ()
     expect(failed(call, { id: 1, result: { ...complete, ttlMs: 0 } })).toEqual(['CallToolResult (tools/call)']);
     expect(failed(call, { id: 1, result: { ...inputRequired, extra: true } })).toEqual(['InputRequiredResult (tools/call)']);
     // resultType is required and must be one the revision defines.
-    expect(failed(call, { id: 1, result: { content: [] } })).toEqual(expect.arrayContaining([expect.stringMatching(/resultType must be one of/), 'CallToolResult (tools/call)']));
+    expect(failed(call, { id: 1, result: { content: [] } })).toEqual(
+      expect.arrayContaining([expect.stringMatching(/resultType must be one of/), 'CallToolResult (tools/call)']),
+    );
     expect(failed(call, { id: 1, result: { ...complete, resultType: 'partial' } })).toEqual([expect.stringMatching(/resultType must be one of/)]);
     // tools/list may not ask for input, and its result is cacheable (ttlMs, cacheScope required).
     expect(failed(list, { id: 1, result: inputRequired })).toEqual(['tools/list may not answer input_required in 2026-07-28']);

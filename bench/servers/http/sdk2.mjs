@@ -6,13 +6,16 @@ import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { ready } from './ready.mjs';
 
-const handler = createMcpHandler(() => {
-  const server = new McpServer({ name: 'sdk2-http', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.registerTool('add', { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
-    content: [{ type: 'text', text: String(a + b) }],
-  }));
-  return server;
-}, { keepAliveMs: 0 });
+const handler = createMcpHandler(
+  () => {
+    const server = new McpServer({ name: 'sdk2-http', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.registerTool('add', { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }));
+    return server;
+  },
+  { keepAliveMs: 0 },
+);
 
 const server = createServer(async (req, res) => {
   const chunks = [];

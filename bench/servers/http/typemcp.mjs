@@ -8,7 +8,11 @@ const { serveHttp } = require('../../../packages/http/dist/index.js');
 
 const engine = new ProtocolServer({ serverInfo: { name: 'typemcp-http', version: '1.0.0' } });
 engine.registry.addTool(
-  { name: 'add', description: 'Add two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  {
+    name: 'add',
+    description: 'Add two numbers',
+    inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  },
   ({ a, b }) => {
     if (typeof a !== 'number' || typeof b !== 'number') throw new ToolError('a and b must be numbers');
     return { content: [{ type: 'text', text: String(a + b) }] };

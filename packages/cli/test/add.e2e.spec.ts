@@ -9,7 +9,9 @@ import { jest, makeProject, removeProject, typecheck, typemcp } from './support/
 
 /** Every file of the project but node_modules, with its content. */
 function listFiles(dir: string): Record<string, string> {
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !path.join(e.parentPath, e.name).includes('node_modules'));
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && !path.join(e.parentPath, e.name).includes('node_modules'),
+  );
   return Object.fromEntries(entries.map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), readFileSync(path.join(e.parentPath, e.name), 'utf8')]));
 }
 
@@ -34,9 +36,11 @@ describe('typemcp add', () => {
     expect((await typemcp(['add', 'resource', 'forecast', '--service', 'GreetingService'], dir)).code).toBe(0);
     expect((await typemcp(['add', 'prompt', 'summarise', '--service', 'src/services/greeting.service.ts'], dir)).code).toBe(0);
     const service = readFileSync(path.join(dir, 'src/services/greeting.service.ts'), 'utf8');
-    expect(service).toContain("import { GreetInput, LANGUAGES, PhraseParams, WelcomeArgs, type Language, ForecastParams, SummariseArgs } from './greeting.dto.js';");
+    expect(service).toContain(
+      "import { GreetInput, LANGUAGES, PhraseParams, WelcomeArgs, type Language, ForecastParams, SummariseArgs } from './greeting.dto.js';",
+    );
     expect(service).toMatch(/\n {2}}\n\n {2}@Resource\('app:\/\/forecast\/\{id\}'/);
-    expect(service.endsWith("    return `Write a short note about ${args.topic}.`;\n  }\n}\n")).toBe(true);
+    expect(service.endsWith('    return `Write a short note about ${args.topic}.`;\n  }\n}\n')).toBe(true);
 
     const checked = await typecheck(dir);
     expect(checked.stdout + checked.stderr).toBe('');
@@ -74,7 +78,8 @@ describe('typemcp add', () => {
     expect(listFiles(dir)).toEqual(before);
     expect(await typemcp(['add', 'widget', 'x'], dir)).toMatchObject({
       code: 2,
-      stderr: "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt.\n(typemcp <command> --help shows a command's usage)\n",
+      stderr:
+        "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt.\n(typemcp <command> --help shows a command's usage)\n",
     });
   });
 });

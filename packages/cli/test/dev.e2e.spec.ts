@@ -21,7 +21,10 @@ function descendants(pid: number): number[] {
   } catch {
     return []; // ps exits 1 when there are none
   }
-  return out.split('\n').filter((l) => l.trim()).flatMap((l) => [Number(l), ...descendants(Number(l))]);
+  return out
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => [Number(l), ...descendants(Number(l))]);
 }
 
 function alive(pid: number): boolean {
@@ -102,7 +105,9 @@ describe('typemcp dev', () => {
   it("tells, in its help, which command a client runs (npm's banner would corrupt stdout)", async () => {
     const help = await typemcp(['dev', '--help'], dir);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('An MCP client (stdio) should run `npx typemcp dev` in the project folder, not `npm run dev`:\nnpm prints a banner on stdout');
+    expect(help.stdout).toContain(
+      'An MCP client (stdio) should run `npx typemcp dev` in the project folder, not `npm run dev`:\nnpm prints a banner on stdout',
+    );
   });
 
   describe('stops, with the server it runs', () => {
@@ -166,7 +171,13 @@ describe('typemcp dev', () => {
       expect(Date.now() - down).toBeLessThan(2000);
 
       // A definition error: the first line of what the server printed.
-      writeFileSync(file, original.replace("@Resource('greetings://{language}'", "@Tool({ name: 'greet', description: 'again' })\n  again(): string {\n    return '';\n  }\n\n  @Resource('greetings://{language}'"));
+      writeFileSync(
+        file,
+        original.replace(
+          "@Resource('greetings://{language}'",
+          "@Tool({ name: 'greet', description: 'again' })\n  again(): string {\n    return '';\n  }\n\n  @Resource('greetings://{language}'",
+        ),
+      );
       await until('the server to crash again', () => exits() === 2);
       await expect(client.listTools()).rejects.toThrow(
         'the server is not running (src/main.ts exited with code 1: DefinitionError: Tool "greet" is declared by both GreetingService.greet and GreetingService.again',

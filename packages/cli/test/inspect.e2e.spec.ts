@@ -60,7 +60,10 @@ describe('typemcp inspect', () => {
   it("prefers the project's @modelcontextprotocol/inspector to one on PATH", async () => {
     const pkg = path.join(project, 'node_modules', '@modelcontextprotocol', 'inspector');
     mkdirSync(path.join(pkg, 'cli', 'build'), { recursive: true });
-    writeFileSync(path.join(pkg, 'package.json'), '{ "name": "@modelcontextprotocol/inspector", "version": "0.15.0", "bin": { "mcp-inspector": "cli/build/cli.js" } }\n');
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      '{ "name": "@modelcontextprotocol/inspector", "version": "0.15.0", "bin": { "mcp-inspector": "cli/build/cli.js" } }\n',
+    );
     writeFileSync(path.join(pkg, 'cli', 'build', 'cli.js'), RECORDER);
     try {
       expect(await typemcp(['inspect'], project, { ...bare, RECORD: record })).toMatchObject({ code: 0 });

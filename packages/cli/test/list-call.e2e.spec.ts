@@ -52,12 +52,21 @@ describe('typemcp call', () => {
       stderr: 'typemcp: test_error_handling answered with a tool error\n',
     });
     expect(await typemcp(['call', 'no_such_tool', ...SERVER])).toMatchObject({ code: 1, stderr: expect.stringContaining('-32602') });
-    expect(await typemcp(['call', 'add', '--args', '{"a":', ...SERVER])).toMatchObject({ code: 2, stderr: expect.stringContaining('--args is not valid JSON') });
-    expect(await typemcp(['call', 'add', '--args', '[1,2]', ...SERVER])).toMatchObject({ code: 2, stderr: expect.stringContaining('--args must be a JSON object') });
+    expect(await typemcp(['call', 'add', '--args', '{"a":', ...SERVER])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--args is not valid JSON'),
+    });
+    expect(await typemcp(['call', 'add', '--args', '[1,2]', ...SERVER])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--args must be a JSON object'),
+    });
   });
 
   it('explains what to do when there is no built server, or the server does not start', async () => {
-    expect(await typemcp(['call', 'add'], __dirname)).toMatchObject({ code: 2, stderr: expect.stringContaining('dist/main.js not found: build the project first') });
+    expect(await typemcp(['call', 'add'], __dirname)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('dist/main.js not found: build the project first'),
+    });
     const crashed = await typemcp(['list', '--', 'node', '-e', 'console.error("boom: no config"); process.exit(3)']);
     expect(crashed).toMatchObject({ code: 2, stderr: expect.stringContaining('boom: no config') });
   });
@@ -65,7 +74,19 @@ describe('typemcp call', () => {
 
 describe('typemcp start', () => {
   it('runs a built entry point in its own process, with the arguments that follow it', async () => {
-    const { code, stdout } = await typemcp(['call', 'add', '--args', '{"a":1,"b":2}', '--', 'node', path.join(ROOT, 'packages/cli/dist/bin.js'), 'start', EVERYTHING, '--transport', 'stdio']);
+    const { code, stdout } = await typemcp([
+      'call',
+      'add',
+      '--args',
+      '{"a":1,"b":2}',
+      '--',
+      'node',
+      path.join(ROOT, 'packages/cli/dist/bin.js'),
+      'start',
+      EVERYTHING,
+      '--transport',
+      'stdio',
+    ]);
     expect({ code, stdout }).toEqual({ code: 0, stdout: '3\n' });
   });
 });
@@ -96,6 +117,9 @@ describe('over Streamable HTTP (--url)', () => {
   it('lists and calls', async () => {
     expect((await typemcp(['list', '--url', url])).stdout).toContain('add(a: number, b: number)');
     expect(await typemcp(['call', 'add', '--url', url, '--args', '{"a":20,"b":22}'])).toEqual({ code: 0, stdout: '42\n', stderr: '' });
-    expect(await typemcp(['call', 'add', '--url', url, '--', 'node', 'x.js'])).toMatchObject({ code: 2, stderr: 'typemcp: give either --url or a server command, not both\n' });
+    expect(await typemcp(['call', 'add', '--url', url, '--', 'node', 'x.js'])).toMatchObject({
+      code: 2,
+      stderr: 'typemcp: give either --url or a server command, not both\n',
+    });
   });
 });

@@ -33,8 +33,12 @@ describe('parseToolArgs', () => {
 
 describe('installAdvice', () => {
   it('names the Inspector version npm installs on the Node.js running', () => {
-    expect(installAdvice('20.19.0')).toContain('\nOn Node.js 20 (this is 20.19.0) npm installs Inspector 0.15, the last that runs on it; Inspector 2.x needs Node.js >= 22.19.');
-    expect(installAdvice('22.18.0')).toContain('On this Node.js (22.18.0) npm installs the newest Inspector that runs on it; Inspector 2.x needs Node.js >= 22.19.');
+    expect(installAdvice('20.19.0')).toContain(
+      '\nOn Node.js 20 (this is 20.19.0) npm installs Inspector 0.15, the last that runs on it; Inspector 2.x needs Node.js >= 22.19.',
+    );
+    expect(installAdvice('22.18.0')).toContain(
+      'On this Node.js (22.18.0) npm installs the newest Inspector that runs on it; Inspector 2.x needs Node.js >= 22.19.',
+    );
     expect(installAdvice('24.1.0')).toContain('Inspector 2.x needs Node.js >= 22.19 (this is 24.1.0)');
   });
 });
@@ -42,7 +46,13 @@ describe('installAdvice', () => {
 describe('formatting', () => {
   it('lists each kind with arguments, optional ones marked', () => {
     const text = formatListing({
-      tools: [{ name: 'search', description: 'Find', inputSchema: { type: 'object', properties: { q: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['q'] } }],
+      tools: [
+        {
+          name: 'search',
+          description: 'Find',
+          inputSchema: { type: 'object', properties: { q: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['q'] },
+        },
+      ],
       resources: [],
       resourceTemplates: [{ uriTemplate: 'notes://{id}', name: 'note' }],
       prompts: [{ name: 'review', arguments: [{ name: 'id', required: true }, { name: 'focus' }] }],
@@ -144,7 +154,9 @@ export const inline = [A, B, D];
 describe('typemcp dev: what a crash says', () => {
   it('turns an SWC diagnostic into file:line:column and its excerpt', () => {
     const swc = `  x Expression expected\n   ,-[/p/src/a.ts:3:1]\n 2 |   x(): string {\n 3 |     return "a" +;\n   :                 ^\n 4 |   }\n   \`----\n\n\nCaused by:\n    Syntax Error\n\nStack backtrace:\n   0: <unknown>\n`;
-    expect(formatSwcError(swc, '/p')).toBe('src/a.ts:3:17: SyntaxError: Expression expected\n 2 |   x(): string {\n 3 |     return "a" +;\n   :                 ^\n 4 |   }');
+    expect(formatSwcError(swc, '/p')).toBe(
+      'src/a.ts:3:17: SyntaxError: Expression expected\n 2 |   x(): string {\n 3 |     return "a" +;\n   :                 ^\n 4 |   }',
+    );
     expect(formatSwcError('failed to load config')).toBeUndefined();
   });
 
@@ -159,7 +171,15 @@ describe('typemcp dev: what a crash says', () => {
 describe('StdioRelay', () => {
   const lines = (stream: PassThrough) => {
     const got: Record<string, unknown>[] = [];
-    stream.on('data', (chunk: Buffer) => got.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
+    stream.on('data', (chunk: Buffer) =>
+      got.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      ),
+    );
     return got;
   };
   const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -196,7 +216,10 @@ describe('StdioRelay', () => {
     expect(answers).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
 
     relay.down('src/main.ts exited with code 1: SyntaxError: x');
-    expect(answers[1]).toMatchObject({ id: 2, error: { code: -32603, message: expect.stringContaining('the server is not running (src/main.ts exited with code 1: SyntaxError: x)') } });
+    expect(answers[1]).toMatchObject({
+      id: 2,
+      error: { code: -32603, message: expect.stringContaining('the server is not running (src/main.ts exited with code 1: SyntaxError: x)') },
+    });
     client.write('{"jsonrpc":"2.0","id":3,"method":"tools/call"}\n{"jsonrpc":"2.0","method":"notifications/cancelled"}\n');
     await tick();
     expect(answers.slice(2)).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: expect.stringContaining('SyntaxError: x') } }]);

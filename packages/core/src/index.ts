@@ -13,24 +13,9 @@ export { McpService } from './decorators/mcp-service.decorator.js';
 export { Prompt } from './decorators/prompt.decorator.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
-export type {
-  ClassType,
-  CompleteOptions,
-  McpServiceOptions,
-  PromptOptions,
-  ResourceOptions,
-  ToolOptions,
-} from './metadata/metadata-args.interface.js';
+export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
-export {
-  Context,
-  type ContextLogger,
-  type ElicitResult,
-  type LogMethod,
-  type Root,
-  type SampleOptions,
-  type SampleResult,
-} from './context/context.js';
+export { Context, type ContextLogger, type ElicitResult, type LogMethod, type Root, type SampleOptions, type SampleResult } from './context/context.js';
 export { audio, embeddedResource, image, resourceLink, text } from './content/content.helpers.js';
 export { UnrepresentableResultError } from './content/unrepresentable-result.error.js';
 export type { ContainerAdapter } from './di/container-adapter.interface.js';

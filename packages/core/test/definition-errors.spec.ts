@@ -6,8 +6,7 @@ import { Complete, Context, createServer, getMetadataStorage, Injectable, McpSer
 
 beforeEach(() => getMetadataStorage().reset());
 
-const build = (services?: (new (...a: never[]) => unknown)[]) => () =>
-  createServer({ name: 't', version: '1', services: services as never });
+const build = (services?: (new (...a: never[]) => unknown)[]) => () => createServer({ name: 't', version: '1', services: services as never });
 
 describe('definition-time errors', () => {
   it('refuses a class that is not an @McpService', () => {
@@ -50,9 +49,7 @@ describe('definition-time errors', () => {
         return '';
       }
     }
-    expect(build([A, B])).toThrow(
-      expect.objectContaining({ code: 'TYPEMCP_ERR_DUPLICATE_TOOL', message: expect.stringMatching(/A\.search.*B\.find/) }),
-    );
+    expect(build([A, B])).toThrow(expect.objectContaining({ code: 'TYPEMCP_ERR_DUPLICATE_TOOL', message: expect.stringMatching(/A\.search.*B\.find/) }));
   });
 
   it('refuses parameters whose type reflection cannot see', () => {
@@ -161,7 +158,10 @@ describe('definition-time errors: dependencies', () => {
     }
     @Injectable()
     class Store {
-      constructor(readonly name: string, readonly clock: Clock) {}
+      constructor(
+        readonly name: string,
+        readonly clock: Clock,
+      ) {}
     }
     @McpService()
     class S {
@@ -231,7 +231,10 @@ describe('definition-time errors: dependencies', () => {
       }
     }
     expect(build([S])).toThrow(
-      expect.objectContaining({ code: 'TYPEMCP_ERR_UNRESOLVED_DEPENDENCY', message: expect.stringMatching(/^Add @Injectable\(\) to class Missing, or provide it/) }),
+      expect.objectContaining({
+        code: 'TYPEMCP_ERR_UNRESOLVED_DEPENDENCY',
+        message: expect.stringMatching(/^Add @Injectable\(\) to class Missing, or provide it/),
+      }),
     );
   });
 });

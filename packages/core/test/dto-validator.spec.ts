@@ -57,7 +57,10 @@ describe('the input check', () => {
   });
 
   it.each([' 7', '0x7', '7 ', '', 'Infinity', '07'])('does not read %p as a number (Number() would)', (age) => {
-    expect(input(Person, { name: 'Bo', age, address: { city: 'Rome' } }, true)).toEqual({ ok: false, problems: [expect.stringMatching(/^`age` must be an integer/)] });
+    expect(input(Person, { name: 'Bo', age, address: { city: 'Rome' } }, true)).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^`age` must be an integer/)],
+    });
   });
 
   it('skips class-validator for a DTO its schema states exactly, and runs it where the schema is laxer', () => {

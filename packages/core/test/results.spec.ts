@@ -134,7 +134,10 @@ describe('resource results', () => {
     const { server, reported } = serve();
     const peer = await legacy(server);
     expect((await peer.request('resources/read', { uri: 'res://number' })).error).toEqual({ code: -32603, message: 'Internal error' });
-    expect(reported[0].error).toMatchObject({ code: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT', message: expect.stringContaining('resource res://number returned a number') });
+    expect(reported[0].error).toMatchObject({
+      code: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
+      message: expect.stringContaining('resource res://number returned a number'),
+    });
   });
 
   it('answers ResourceNotFoundError with -32002 on legacy revisions and -32602 at 2026-07-28, data { uri }', async () => {

@@ -38,7 +38,10 @@ afterEach(async () => {
 function notesDomain() {
   @Injectable()
   class NotesRepository {
-    readonly notes = new Map<number, string>([[1, 'Buy milk'], [2, 'Call mum']]);
+    readonly notes = new Map<number, string>([
+      [1, 'Buy milk'],
+      [2, 'Call mum'],
+    ]);
     search(query: string) {
       return [...this.notes.entries()].filter(([, text]) => text.toLowerCase().includes(query.toLowerCase()));
     }
@@ -70,7 +73,13 @@ function notesDomain() {
     @Tool({ description: 'Search notes by text', annotations: { readOnlyHint: true } })
     search(input: SearchInput, ctx: Context) {
       ctx.log.info(`searching ${input.query}`);
-      return this.repo.search(input.query).slice(0, input.limit ?? 10).map(([id, text]) => `${id}: ${text}`).join('\n') || 'no match';
+      return (
+        this.repo
+          .search(input.query)
+          .slice(0, input.limit ?? 10)
+          .map(([id, text]) => `${id}: ${text}`)
+          .join('\n') || 'no match'
+      );
     }
 
     @Tool({ description: 'Counts matching notes', output: NoteOutput })
@@ -123,7 +132,7 @@ describe('createServer with decorated services', () => {
   it('lists tools with DTO-derived schemas and serves them through the injected dependency', async () => {
     notesDomain();
     const peer = await connect(createServer({ name: 'notes', version: '1.0.0' }));
-    const tools = ((await peer.request('tools/list')).result!.tools as JsonObject[]);
+    const tools = (await peer.request('tools/list')).result!.tools as JsonObject[];
     expect(tools.map((t) => t.name)).toEqual(['search', 'count', 'refuse', 'crash', 'picture']);
     expect(tools[0]).toMatchObject({
       description: 'Search notes by text',
@@ -174,7 +183,10 @@ describe('createServer with decorated services', () => {
     notesDomain();
     const peer = await connect(createServer({ name: 'notes', version: '1.0.0' }));
     expect((await call(peer, 'picture')).result).toEqual({
-      content: [{ type: 'image', data: 'AQID', mimeType: 'image/png' }, { type: 'text', text: 'a caption' }],
+      content: [
+        { type: 'image', data: 'AQID', mimeType: 'image/png' },
+        { type: 'text', text: 'a caption' },
+      ],
     });
   });
 
@@ -189,7 +201,10 @@ describe('createServer with decorated services', () => {
     });
     expect((await peer.request('resources/read', { uri: 'notes://index' })).result).toEqual({ contents: [{ uri: 'notes://index', text: '1,2' }] });
     const invalid = await peer.request('resources/read', { uri: 'notes://zero' });
-    expect(invalid.error).toMatchObject({ code: ErrorCode.InvalidParams, message: 'Invalid resource URI notes://zero: `id` must be an integer (got string "zero")' });
+    expect(invalid.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Invalid resource URI notes://zero: `id` must be an integer (got string "zero")',
+    });
     // A ToolError thrown by a resource reaches the client as -32602 with its message.
     expect((await peer.request('resources/read', { uri: 'notes://99' })).error).toEqual({ code: ErrorCode.InvalidParams, message: 'no such note' });
   });
@@ -254,7 +269,10 @@ describe('createServer with decorated services', () => {
     });
     expect((await peer.request('prompts/get', { name: 'summarise', arguments: {} })).error?.code).toBe(ErrorCode.InvalidParams);
     const bad = await peer.request('prompts/get', { name: 'summarise', arguments: { noteId: '1', length: 'huge' } });
-    expect(bad.error).toMatchObject({ code: ErrorCode.InvalidParams, message: 'Invalid arguments for prompt "summarise": `length` must be one of "short", "long" (got string "huge")' });
+    expect(bad.error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Invalid arguments for prompt "summarise": `length` must be one of "short", "long" (got string "huge")',
+    });
     const completion = await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'summarise' }, argument: { name: 'noteId', value: '' } });
     expect(completion.result).toEqual({ completion: { values: ['1', '2'] } });
   });

@@ -36,7 +36,10 @@ it('names a declared service left out of createServer({ services }), once per pr
   service('Dynamic', true);
   const first = await listen({ services: [Notes] });
   expect(first).toEqual([
-    { code: 'TYPEMCP_WARN_UNSERVED_SERVICE', message: expect.stringMatching(/^Bookmarks is declared with @McpService\(\) but no server serves it; add it to createServer\(\{ services \}\)/) },
+    {
+      code: 'TYPEMCP_WARN_UNSERVED_SERVICE',
+      message: expect.stringMatching(/^Bookmarks is declared with @McpService\(\) but no server serves it; add it to createServer\(\{ services \}\)/),
+    },
   ]);
   expect(await listen({ services: [Notes] })).toEqual([]);
 });

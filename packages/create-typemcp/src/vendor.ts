@@ -33,11 +33,11 @@ export function checkoutPackages(checkout: string): Record<TypeMcpPackage, strin
 export async function packCheckout(checkout: string, projectDir: string): Promise<PackageSources> {
   const dirs = checkoutPackages(checkout);
   mkdirSync(path.join(projectDir, VENDOR_DIR), { recursive: true });
-  const { stdout } = await run(
-    npmCommand(),
-    ['pack', ...VENDORED.map((name) => dirs[name]), '--pack-destination', VENDOR_DIR, '--json', '--ignore-scripts'],
-    { cwd: projectDir, maxBuffer: 16 * 1024 * 1024, shell: process.platform === 'win32' },
-  );
+  const { stdout } = await run(npmCommand(), ['pack', ...VENDORED.map((name) => dirs[name]), '--pack-destination', VENDOR_DIR, '--json', '--ignore-scripts'], {
+    cwd: projectDir,
+    maxBuffer: 16 * 1024 * 1024,
+    shell: process.platform === 'win32',
+  });
   const packed = JSON.parse(stdout) as { name: string; filename: string }[];
   const byName = new Map(packed.map((p) => [p.name, p.filename]));
   return Object.fromEntries(

@@ -50,7 +50,12 @@ describe('defaults', () => {
 
   it('makes a valid package name from the directory, and refuses an invalid --name', () => {
     expect(packageNameFrom('/tmp/My Weather Server!')).toBe('my-weather-server');
-    expect(packageNameFrom('.')).toBe(path.basename(process.cwd()).toLowerCase().replace(/[^a-z0-9-._~]+/g, '-'));
+    expect(packageNameFrom('.')).toBe(
+      path
+        .basename(process.cwd())
+        .toLowerCase()
+        .replace(/[^a-z0-9-._~]+/g, '-'),
+    );
     expect(() => withDefaults({ yes: true, name: 'Bad Name' })).toThrow('"Bad Name" is not a valid npm package name');
   });
 });
@@ -96,7 +101,9 @@ describe('run, unattended', () => {
     expect(readme).toContain('Have the client start `npx typemcp dev` in this folder');
     expect(readme).toContain('"command": "npx",\n      "args": [\n        "typemcp",\n        "dev"\n      ],\n      "cwd": "${workspaceFolder}"');
     expect(readme).toContain('npx typemcp inspect');
-    expect(out).toContain(`Claude Desktop (claude_desktop_config.json), after \`npm run build\`:\n{\n  "mcpServers": {\n    "srv": {\n      "command": "node",\n      "args": [\n        "${path.join(cwd, 'srv', 'dist', 'main.js')}"`);
+    expect(out).toContain(
+      `Claude Desktop (claude_desktop_config.json), after \`npm run build\`:\n{\n  "mcpServers": {\n    "srv": {\n      "command": "node",\n      "args": [\n        "${path.join(cwd, 'srv', 'dist', 'main.js')}"`,
+    );
   });
 
   it('shows the directory as it was given in the next steps, an absolute one too', async () => {

@@ -50,7 +50,13 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     expect(created).toMatchObject({ code: 0 });
     expect(created.output).toContain('Installed dependencies');
     expect(created.output).toContain(`"args": [\n        "${path.join(dir, 'dist', 'main.js')}"`);
-    expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual(['typemcp-cli-0.1.0.tgz', 'typemcp-core-0.1.0.tgz', 'typemcp-http-0.1.0.tgz', 'typemcp-protocol-0.1.0.tgz', 'typemcp-testing-0.1.0.tgz']);
+    expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual([
+      'typemcp-cli-0.1.0.tgz',
+      'typemcp-core-0.1.0.tgz',
+      'typemcp-http-0.1.0.tgz',
+      'typemcp-protocol-0.1.0.tgz',
+      'typemcp-testing-0.1.0.tgz',
+    ]);
     const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     expect(lock).toContain('"resolved": "file:vendor/typemcp-protocol-0.1.0.tgz"');
     expect(lock).not.toMatch(/registry\.npmjs\.org\/@typemcp/);

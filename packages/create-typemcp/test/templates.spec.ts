@@ -46,8 +46,14 @@ describe.each([
       // A second service declaring the tool `echo` again: `npm start` would exit with TYPEMCP_ERR_DUPLICATE_TOOL.
       const services = path.join(dir, 'src/services');
       const index = readFileSync(path.join(services, 'index.ts'), 'utf8');
-      writeFileSync(path.join(services, 'copy.service.ts'), readFileSync(path.join(services, 'echo.service.ts'), 'utf8').replace('class EchoService', 'class CopyService'));
-      writeFileSync(path.join(services, 'index.ts'), `${index.replace('[EchoService]', '[EchoService, CopyService]')}import { CopyService } from './copy.service.js';\n`);
+      writeFileSync(
+        path.join(services, 'copy.service.ts'),
+        readFileSync(path.join(services, 'echo.service.ts'), 'utf8').replace('class EchoService', 'class CopyService'),
+      );
+      writeFileSync(
+        path.join(services, 'index.ts'),
+        `${index.replace('[EchoService]', '[EchoService, CopyService]')}import { CopyService } from './copy.service.js';\n`,
+      );
       try {
         const tested = await runJest(dir);
         expect(tested.stderr).toContain('DefinitionError: Tool "echo" is declared by both EchoService.echo and CopyService.echo');

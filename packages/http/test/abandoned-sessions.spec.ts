@@ -53,12 +53,21 @@ it('closes 10,000 abandoned Streamable HTTP sessions on idle timeout and frees t
   const listener = await serveHttp(buildEngine(), { port: 0, keepAliveMs: 0, sessionStore, eventStore });
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const ids = new Set<string>();
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abandon', version: '1' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abandon', version: '1' } },
+  });
   const initialize = () =>
     new Promise<void>((resolve, reject) => {
       const req = request(
         listener.url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           if (res.statusCode !== 200) return reject(new Error(`initialize: ${res.statusCode}`));
           ids.add(res.headers['mcp-session-id'] as string);
@@ -71,9 +80,11 @@ it('closes 10,000 abandoned Streamable HTTP sessions on idle timeout and frees t
     });
   const open = async (count: number) => {
     let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next++ < count) await initialize();
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next++ < count) await initialize();
+      }),
+    );
   };
   try {
     // Warm up (code paths, JIT, agent sockets), so the baseline holds everything but the sessions.
@@ -95,7 +106,11 @@ it('closes 10,000 abandoned Streamable HTTP sessions on idle timeout and frees t
     expect(evicted).toEqual({ idle: 10_000, capacity: 0 });
     expect(eventStore.sessionCount).toBe(0);
     // An evicted session's id is gone for good.
-    const gone = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': [...ids][0] }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const gone = await fetch(listener.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': [...ids][0] },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(gone.status).toBe(404);
     ids.clear();
     const after = await settledHeap();

@@ -12,13 +12,27 @@ afterAll(() => s.listener.close(0));
 it('drops the stream of a reader that stopped reading once the unsent bytes pass the cap, and keeps serving', async () => {
   const { sessionId } = await initialize(s.url);
   const total = 2 * MAX_BUFFERED_BYTES;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'flood', arguments: { count: total / (256 * 1024), size: 256 * 1024 } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'flood', arguments: { count: total / (256 * 1024), size: 256 * 1024 } },
+  });
   const url = new URL(s.url);
   const closed = await new Promise<{ received: number; complete: boolean }>((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: {
-        'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25',
-      } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      },
       (res) => {
         let received = 0;
         res.once('data', (c: Buffer) => {

@@ -32,7 +32,12 @@ describe('CORS', () => {
     const res = await fetch(s.url, {
       method: 'POST',
       headers: { ...JSON_AND_SSE, Authorization: 'Bearer good', Origin: 'http://127.0.0.1:5173' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:5173');

@@ -94,7 +94,11 @@ describe('requests that stop arriving', () => {
   }, 10_000);
 
   it('closes a connection whose chunked body never ends', async () => {
-    const outcome = await exchange(portOf(s), head('POST', '/mcp', portOf(s), { 'transfer-encoding': 'chunked' }), chunked([Buffer.from('{"jsonrpc":')], false));
+    const outcome = await exchange(
+      portOf(s),
+      head('POST', '/mcp', portOf(s), { 'transfer-encoding': 'chunked' }),
+      chunked([Buffer.from('{"jsonrpc":')], false),
+    );
     expectCutInTime(outcome);
   }, 10_000);
 

@@ -21,7 +21,12 @@ const send = (endpoint: string, body: unknown) => fetch(endpoint, { method: 'POS
 
 it('announces the endpoint, accepts messages with 202, and answers on the stream', async () => {
   const { reader, endpoint } = await open();
-  const init = await send(endpoint, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const init = await send(endpoint, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   expect(init.status).toBe(202);
   expect(await reader.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
   expect((await send(endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
@@ -56,7 +61,11 @@ it('ends the session when the stream closes (then 404), and checks its POSTs', a
 it('does not accept a Streamable HTTP session id on /messages, nor the reverse', async () => {
   const { reader, endpoint } = await open();
   const legacyId = new URL(endpoint).searchParams.get('sessionId')!;
-  const res = await fetch(s.url, { method: 'POST', headers: { ...JSON_AND_SSE, 'mcp-session-id': legacyId }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+  const res = await fetch(s.url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, 'mcp-session-id': legacyId },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
   expect(res.status).toBe(404);
   await reader.cancel();
 });

@@ -60,7 +60,12 @@ describe('sessions over HTTP', () => {
       const reader = new SseReader(await fetch(s.url, { headers: { 'mcp-session-id': sessionId, accept: 'text/event-stream' } }));
       await reader.next();
       // A session with an open stream is busy: no room for another.
-      const refused = await post(s.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const refused = await post(s.url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('5');
       expect((await errorBody(refused)).error.data.code).toBe('TYPEMCP_HTTP_TOO_MANY_SESSIONS');
@@ -78,8 +83,16 @@ describe('graceful shutdown', () => {
   it('gives in-flight requests graceMs, answers the rest with an error, ends streams and closes the server', async () => {
     const s = await serve();
     const { sessionId } = await initialize(s.url);
-    const quick = post(s.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60 } } }, { 'mcp-session-id': sessionId });
-    const stuck = post(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { ms: 10_000 } } }, { 'mcp-session-id': sessionId });
+    const quick = post(
+      s.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 60 } } },
+      { 'mcp-session-id': sessionId },
+    );
+    const stuck = post(
+      s.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { ms: 10_000 } } },
+      { 'mcp-session-id': sessionId },
+    );
     const standalone = new SseReader(await fetch(s.url, { headers: { 'mcp-session-id': sessionId, accept: 'text/event-stream' } }));
     await standalone.next();
     const [quickRes, stuckRes] = await Promise.all([quick, stuck]);
@@ -109,7 +122,12 @@ describe('request log', () => {
       await s.listener.close(0);
     }
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(records.map((r) => `${String(r.method)} ${String(r.path)} ${String(r.status)}`)).toEqual(['GET /health 200', 'POST /mcp 200', 'POST /mcp 202', 'POST /mcp 200']);
+    expect(records.map((r) => `${String(r.method)} ${String(r.path)} ${String(r.status)}`)).toEqual([
+      'GET /health 200',
+      'POST /mcp 200',
+      'POST /mcp 202',
+      'POST /mcp 200',
+    ]);
     expect(records[3]).toMatchObject({ session: expect.any(String), ms: expect.any(Number), time: expect.any(String) });
   });
 });

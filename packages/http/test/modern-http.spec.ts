@@ -15,7 +15,17 @@ let cancelled = 0;
 beforeAll(async () => {
   s = await serve();
   s.engine.registry.addTool(
-    { name: 'region', description: 'mirrors a parameter in a header', inputSchema: { type: 'object', properties: { where: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } }, count: { type: 'integer', 'x-mcp-header': 'Count' } } } },
+    {
+      name: 'region',
+      description: 'mirrors a parameter in a header',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          where: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+          count: { type: 'integer', 'x-mcp-header': 'Count' },
+        },
+      },
+    },
     (args) => text(JSON.stringify(args)),
   );
   s.engine.registry.addTool({ name: 'hang', description: 'waits until cancelled', inputSchema: { type: 'object' } }, (_args, ctx) => {
@@ -63,13 +73,43 @@ describe('2026-07-28 over Streamable HTTP', () => {
   it('checks _meta, then the version header, then the version, then Mcp-Method/Mcp-Name, then the method', async () => {
     const cases: [string, unknown, Record<string, string>, number, number][] = [
       ['no _meta', { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }, headersFor('server/discover'), 400, -32602],
-      ['no capabilities', { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: { [MetaKey.protocolVersion]: MODERN } } }, headersFor('server/discover'), 400, -32602],
-      ['header differs from _meta', { jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: meta({ [MetaKey.protocolVersion]: 'v9' }) } }, headersFor('server/discover'), 400, -32020],
-      ['unknown version', { jsonrpc: '2.0', id: 4, method: 'server/discover', params: { _meta: meta({ [MetaKey.protocolVersion]: 'v9' }) } }, headersFor('server/discover', undefined, { 'mcp-protocol-version': 'v9' }), 400, -32022],
+      [
+        'no capabilities',
+        { jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: { [MetaKey.protocolVersion]: MODERN } } },
+        headersFor('server/discover'),
+        400,
+        -32602,
+      ],
+      [
+        'header differs from _meta',
+        { jsonrpc: '2.0', id: 3, method: 'server/discover', params: { _meta: meta({ [MetaKey.protocolVersion]: 'v9' }) } },
+        headersFor('server/discover'),
+        400,
+        -32020,
+      ],
+      [
+        'unknown version',
+        { jsonrpc: '2.0', id: 4, method: 'server/discover', params: { _meta: meta({ [MetaKey.protocolVersion]: 'v9' }) } },
+        headersFor('server/discover', undefined, { 'mcp-protocol-version': 'v9' }),
+        400,
+        -32022,
+      ],
       ['Mcp-Method differs', { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta() } }, headersFor('prompts/list'), 400, -32020],
       ['Mcp-Method missing', { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: meta() } }, { 'mcp-protocol-version': MODERN }, 400, -32020],
-      ['Mcp-Name differs', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', _meta: meta() } }, headersFor('tools/call', 'other'), 400, -32020],
-      ['Mcp-Name missing', { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'x://y', _meta: meta() } }, headersFor('resources/read'), 400, -32020],
+      [
+        'Mcp-Name differs',
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', _meta: meta() } },
+        headersFor('tools/call', 'other'),
+        400,
+        -32020,
+      ],
+      [
+        'Mcp-Name missing',
+        { jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'x://y', _meta: meta() } },
+        headersFor('resources/read'),
+        400,
+        -32020,
+      ],
       ['removed method', { jsonrpc: '2.0', id: 9, method: 'ping', params: { _meta: meta() } }, headersFor('ping'), 404, -32601],
       ['initialize', { jsonrpc: '2.0', id: 10, method: 'initialize', params: { _meta: meta() } }, headersFor('initialize'), 404, -32601],
       ['unknown method', { jsonrpc: '2.0', id: 11, method: 'no/such', params: { _meta: meta() } }, headersFor('no/such'), 404, -32601],
@@ -87,11 +127,17 @@ describe('2026-07-28 over Streamable HTTP', () => {
 
   it('checks Mcp-Param-* headers of x-mcp-header parameters, decoding the base64 form (also for Mcp-Name)', async () => {
     const call = (args: JsonObject, headers: Record<string, string>, name = 'region') =>
-      post(s.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'region', arguments: args, _meta: meta() } }, headersFor('tools/call', name, headers));
+      post(
+        s.url,
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'region', arguments: args, _meta: meta() } },
+        headersFor('tools/call', name, headers),
+      );
     const args = { where: { region: 'Hello, 世界' }, count: 42 };
     const encoded = `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`;
     expect((await call(args, { 'mcp-param-region': encoded, 'mcp-param-count': '42' })).status).toBe(200);
-    expect((await call(args, { 'mcp-param-region': encoded, 'mcp-param-count': '42.0' }, `=?base64?${Buffer.from('region').toString('base64')}?=`)).status).toBe(200);
+    expect(
+      (await call(args, { 'mcp-param-region': encoded, 'mcp-param-count': '42.0' }, `=?base64?${Buffer.from('region').toString('base64')}?=`)).status,
+    ).toBe(200);
     // Absent values need no header; present ones do, and must match once decoded.
     expect((await call({}, {})).status).toBe(200);
     const refused: Record<string, string>[] = [
@@ -174,7 +220,11 @@ describe('2026-07-28 over Streamable HTTP', () => {
   it('keeps serving legacy sessions on the same endpoint', async () => {
     const { sessionId } = await initialize(s.url, '2025-11-25');
     expect(sessionId).toBeTruthy();
-    const res = await post(s.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+    const res = await post(
+      s.url,
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).not.toContain('resultType');
   });

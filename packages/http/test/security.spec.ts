@@ -6,7 +6,12 @@ import { createServer, getMetadataStorage, McpService, Tool } from '@typemcp/cor
 import { serveHttp } from '@typemcp/http';
 import { call, errorBody, initialize, JSON_AND_SSE, messagesOf, parseSse, post, rawRequest, serve, SseReader, type Served } from './support/http-fixture';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
 
 describe('Host and Origin (DNS rebinding)', () => {
   let s: Served;
@@ -24,7 +29,14 @@ describe('Host and Origin (DNS rebinding)', () => {
     ['good Host, evil Origin', { origin: 'http://evil.example.com' }, 'TYPEMCP_HTTP_FORBIDDEN_ORIGIN'],
     ['good Host, opaque Origin', { origin: 'null' }, 'TYPEMCP_HTTP_FORBIDDEN_ORIGIN'],
   ])('refuses %s with 403 and a JSON-RPC error on every route', async (_what, headers, code) => {
-    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/mcp', 'DELETE'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST'], ['/health', 'GET']]) {
+    for (const [path, method] of [
+      ['/mcp', 'POST'],
+      ['/mcp', 'GET'],
+      ['/mcp', 'DELETE'],
+      ['/sse', 'GET'],
+      ['/messages?sessionId=x', 'POST'],
+      ['/health', 'GET'],
+    ]) {
       const res = await raw(path, headers, method);
       expect([path, res.status]).toEqual([path, 403]);
       expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code } } });
@@ -63,10 +75,18 @@ describe('Host and Origin (DNS rebinding)', () => {
     expect(s.listener.host).toBe('127.0.0.1');
     const wide = await serve({ host: '0.0.0.0' });
     try {
-      const res = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, { method: 'POST', headers: { ...JSON_AND_SSE, host: 'mcp.example.com' }, body: INIT });
+      const res = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, {
+        method: 'POST',
+        headers: { ...JSON_AND_SSE, host: 'mcp.example.com' },
+        body: INIT,
+      });
       expect(res.status).toBe(200);
       // Origin keeps its loopback default.
-      const browser = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, { method: 'POST', headers: { ...JSON_AND_SSE, origin: 'https://evil.example.com' }, body: INIT });
+      const browser = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, {
+        method: 'POST',
+        headers: { ...JSON_AND_SSE, origin: 'https://evil.example.com' },
+        body: INIT,
+      });
       expect(browser.status).toBe(403);
     } finally {
       await wide.listener.close(0);
@@ -75,7 +95,11 @@ describe('Host and Origin (DNS rebinding)', () => {
 });
 
 describe('bearer authentication', () => {
-  const users: Record<string, { sub: string; roles: string[] }> = { alice: { sub: 'alice', roles: ['a', 'b'] }, 'alice-again': { roles: ['a', 'b'], sub: 'alice' }, bob: { sub: 'bob', roles: [] } };
+  const users: Record<string, { sub: string; roles: string[] }> = {
+    alice: { sub: 'alice', roles: ['a', 'b'] },
+    'alice-again': { roles: ['a', 'b'], sub: 'alice' },
+    bob: { sub: 'bob', roles: [] },
+  };
   let s: Served;
   beforeAll(async () => {
     s = await serve({
@@ -93,7 +117,13 @@ describe('bearer authentication', () => {
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   it('answers a missing token with 401 and WWW-Authenticate: Bearer resource_metadata=... on every MCP route', async () => {
-    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/mcp', 'DELETE'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST']]) {
+    for (const [path, method] of [
+      ['/mcp', 'POST'],
+      ['/mcp', 'GET'],
+      ['/mcp', 'DELETE'],
+      ['/sse', 'GET'],
+      ['/messages?sessionId=x', 'POST'],
+    ]) {
       const res = await fetch(`${s.base}${path}`, { method, headers: JSON_AND_SSE, body: method === 'POST' ? INIT : undefined });
       expect([path, method, res.status]).toEqual([path, method, 401]);
       expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.base}/.well-known/oauth-protected-resource"`);
@@ -111,7 +141,13 @@ describe('bearer authentication', () => {
   });
 
   it('answers a bad token with 401 and error="invalid_token" on every MCP route', async () => {
-    for (const [path, method] of [['/mcp', 'POST'], ['/mcp', 'GET'], ['/mcp', 'DELETE'], ['/sse', 'GET'], ['/messages?sessionId=x', 'POST']]) {
+    for (const [path, method] of [
+      ['/mcp', 'POST'],
+      ['/mcp', 'GET'],
+      ['/mcp', 'DELETE'],
+      ['/sse', 'GET'],
+      ['/messages?sessionId=x', 'POST'],
+    ]) {
       const res = await fetch(`${s.base}${path}`, { method, headers: { ...JSON_AND_SSE, ...bearer('mallory') }, body: method === 'POST' ? INIT : undefined });
       expect([path, method, res.status]).toEqual([path, method, 401]);
       expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource"`);
@@ -140,14 +176,20 @@ describe('bearer authentication', () => {
     await new Promise((r) => setTimeout(r, 80));
     const lastEventId = events[0].id!;
     // Bob on his own session, and bob naming alice's session: neither yields her events.
-    const onOwn = await fetch(s.url, { headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': b.sessionId, 'last-event-id': lastEventId } });
+    const onOwn = await fetch(s.url, {
+      headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': b.sessionId, 'last-event-id': lastEventId },
+    });
     expect(onOwn.status).toBe(400);
     expect(await onOwn.text()).not.toContain('closed=');
-    const onHers = await fetch(s.url, { headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId } });
+    const onHers = await fetch(s.url, {
+      headers: { ...bearer('bob'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId },
+    });
     expect(onHers.status).toBe(404);
     expect(await onHers.text()).not.toContain('closed=');
     // Alice still gets it.
-    const own = await fetch(s.url, { headers: { ...bearer('alice'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId } });
+    const own = await fetch(s.url, {
+      headers: { ...bearer('alice'), accept: 'text/event-stream', 'mcp-session-id': a.sessionId, 'last-event-id': lastEventId },
+    });
     expect(messagesOf(parseSse(await own.text()))).toEqual([{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'closed=true' }] } }]);
   });
 
@@ -165,7 +207,11 @@ describe('bearer authentication', () => {
     expect(JSON.parse((messagesOf(whoami.events)[0].result as { content: { text: string }[] }).content[0].text)).toEqual(users.alice);
     // The same principal by value (keys in another order) is the same principal.
     expect((await call(s.url, sessionId, 2, 'ping', {}, bearer('alice-again'))).res.status).toBe(200);
-    const hijack = await post(s.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami' } }, { ...bearer('bob'), 'mcp-session-id': sessionId });
+    const hijack = await post(
+      s.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami' } },
+      { ...bearer('bob'), 'mcp-session-id': sessionId },
+    );
     expect(hijack.status).toBe(404);
     const stream = await fetch(s.url, { headers: { ...bearer('bob'), 'mcp-session-id': sessionId, accept: 'text/event-stream' } });
     expect(stream.status).toBe(404);
@@ -175,7 +221,11 @@ describe('bearer authentication', () => {
 
   it('uses a configured resource_metadata URL and samePrincipal', async () => {
     const custom = await serve({
-      auth: { verify: (token) => ({ sub: token.split('.')[0], session: token }), resourceMetadataUrl: 'https://mcp.example.com/prm', samePrincipal: (a, b) => (a as { sub: string }).sub === (b as { sub: string }).sub },
+      auth: {
+        verify: (token) => ({ sub: token.split('.')[0], session: token }),
+        resourceMetadataUrl: 'https://mcp.example.com/prm',
+        samePrincipal: (a, b) => (a as { sub: string }).sub === (b as { sub: string }).sub,
+      },
     });
     try {
       const res = await post(custom.url, INIT);
@@ -188,7 +238,7 @@ describe('bearer authentication', () => {
       await custom.listener.close(0);
     }
   });
-  it('calls a class-based auth provider\'s samePrincipal on the provider (its `this`), as it calls verify', async () => {
+  it("calls a class-based auth provider's samePrincipal on the provider (its `this`), as it calls verify", async () => {
     class TenantAuth {
       private readonly claim = 'sub';
       verify(token: string) {
@@ -228,7 +278,11 @@ describe('tool guards over HTTP', () => {
     }
     void Admin;
     const principals: Record<string, { sub: string; role: string }> = { ann: { sub: 'ann', role: 'admin' }, uma: { sub: 'uma', role: 'user' } };
-    const listener = await serveHttp(createServer({ name: 'guarded', version: '1' }), { port: 0, keepAliveMs: 0, auth: { verify: (token) => principals[token] } });
+    const listener = await serveHttp(createServer({ name: 'guarded', version: '1' }), {
+      port: 0,
+      keepAliveMs: 0,
+      auth: { verify: (token) => principals[token] },
+    });
     try {
       const as = async (token: string) => {
         const headers = { authorization: `Bearer ${token}` };

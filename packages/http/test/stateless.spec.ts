@@ -21,7 +21,12 @@ it('serves a request without initialize or Mcp-Session-Id, and leaves no session
 });
 
 it('runs initialize normally but issues no session id', async () => {
-  const res = await post(s.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const res = await post(s.url, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   expect(res.headers.get('mcp-session-id')).toBeNull();
   expect(messagesOf(parseSse(await res.text()))[0]).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
   expect((await post(s.url, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
@@ -30,7 +35,11 @@ it('runs initialize normally but issues no session id', async () => {
 it('assumes 2025-03-26 without MCP-Protocol-Version (batches allowed) and the header revision otherwise', async () => {
   const batch = await post(s.url, [callTool(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', id: 2, method: 'ping' }]);
   expect(batch.status).toBe(200);
-  expect(messagesOf(parseSse(await batch.text())).map((m) => m.id).sort()).toEqual([1, 2]);
+  expect(
+    messagesOf(parseSse(await batch.text()))
+      .map((m) => m.id)
+      .sort(),
+  ).toEqual([1, 2]);
   const refused = await post(s.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], { 'mcp-protocol-version': '2025-11-25' });
   expect(refused.status).toBe(400);
   expect((await errorBody(refused)).error.data.code).toBe('TYPEMCP_HTTP_BATCH_NOT_ALLOWED');

@@ -15,7 +15,12 @@ const toolCall = (id: number | string, name: string, args = {}) => ({ jsonrpc: '
 
 describe('POST /mcp', () => {
   it('initializes a session: SSE response with Mcp-Session-Id, a priming event for 2025-11-25, then the result', async () => {
-    const res = await post(s.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const res = await post(s.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(res.headers.get('cache-control')).toContain('no-cache');
@@ -37,7 +42,10 @@ describe('POST /mcp', () => {
 
   it('answers notifications and client responses with 202 and no body', async () => {
     const { sessionId } = await initialize(s.url);
-    for (const body of [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { jsonrpc: '2.0', id: 99, result: {} }]) {
+    for (const body of [
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+      { jsonrpc: '2.0', id: 99, result: {} },
+    ]) {
       const res = await post(s.url, body, session(sessionId));
       expect(res.status).toBe(202);
       expect(await res.text()).toBe('');
@@ -71,7 +79,11 @@ describe('POST /mcp', () => {
     const reader = new SseReader(res);
     const ask = await reader.nextMessage();
     expect(ask).toMatchObject({ method: 'sampling/createMessage', id: expect.any(Number) });
-    const answer = await post(s.url, { jsonrpc: '2.0', id: ask!.id, result: { role: 'assistant', model: 'm', content: { type: 'text', text: 'yes' } } }, session(sessionId));
+    const answer = await post(
+      s.url,
+      { jsonrpc: '2.0', id: ask!.id, result: { role: 'assistant', model: 'm', content: { type: 'text', text: 'yes' } } },
+      session(sessionId),
+    );
     expect(answer.status).toBe(202);
     expect(await reader.nextMessage()).toMatchObject({ id: 7, result: { content: [{ text: 'client said yes' }] } });
     expect(await reader.next()).toBeUndefined();
@@ -95,7 +107,11 @@ describe('POST /mcp', () => {
 
   it('accepts batches on a 2025-03-26 session only, answering each request on one stream', async () => {
     const old = await initialize(s.url, '2025-03-26');
-    const res = await post(s.url, [toolCall(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'ping' }, { nope: true }], session(old.sessionId));
+    const res = await post(
+      s.url,
+      [toolCall(1, 'echo', { text: 'a' }), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'ping' }, { nope: true }],
+      session(old.sessionId),
+    );
     expect(res.status).toBe(200);
     const messages = messagesOf(parseSse(await res.text()));
     expect(messages).toHaveLength(3);
@@ -243,7 +259,11 @@ describe('resumability (Last-Event-ID)', () => {
 
   it('replays events a client missed after a disconnect, from the event after Last-Event-ID', async () => {
     const { sessionId } = await initialize(s.url);
-    const res = await post(s.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 200 }, _meta: { progressToken: 1 } } }, session(sessionId));
+    const res = await post(
+      s.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 200 }, _meta: { progressToken: 1 } } },
+      session(sessionId),
+    );
     const reader = new SseReader(res);
     await reader.next(); // priming
     const first = await reader.next();
@@ -258,7 +278,7 @@ describe('resumability (Last-Event-ID)', () => {
     expect(messagesOf(replay).at(-1)).toMatchObject({ id: 3, result: { content: [{ text: 'slept 200' }] } });
   });
 
-  it('never replays another session\'s stream: its event id is unknown on this session (400)', async () => {
+  it("never replays another session's stream: its event id is unknown on this session (400)", async () => {
     const a = await initialize(s.url);
     const b = await initialize(s.url);
     const { events } = await call(s.url, a.sessionId, 1, 'tools/call', { name: 'reconnect' });

@@ -53,10 +53,5 @@ export type { SubscriptionFilter } from './server/handlers/subscriptions.handler
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
-export {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  serveStdio,
-  type StdioConnection,
-  type StdioOptions,
-} from './transport/stdio.transport.js';
+export { DEFAULT_MAX_MESSAGE_BYTES, serveStdio, type StdioConnection, type StdioOptions } from './transport/stdio.transport.js';
 export type { SendOptions, Transport } from './transport/transport.interface.js';

@@ -54,8 +54,7 @@ export interface AudioContent {
 }
 /** Contents of a resource, text or base64 blob. */
 export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
-  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
+  { uri: string; mimeType?: string; text: string; _meta?: JsonObject } | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
 /** A resource embedded in a result. */
 export interface EmbeddedResource {
   type: 'resource';

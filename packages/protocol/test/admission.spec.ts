@@ -1,5 +1,15 @@
 import { ErrorCode, type JsonObject, type RevisionFeatures } from '@typemcp/protocol';
-import { admitModernPost, admitRequest, headerMismatch, LEGACY, MetaKey, negotiateRevision, postEra, type Admission, type NegotiatedState } from '@typemcp/protocol/internal';
+import {
+  admitModernPost,
+  admitRequest,
+  headerMismatch,
+  LEGACY,
+  MetaKey,
+  negotiateRevision,
+  postEra,
+  type Admission,
+  type NegotiatedState,
+} from '@typemcp/protocol/internal';
 
 const MODERN = '2026-07-28';
 const caps = { [MetaKey.clientCapabilities]: {} };
@@ -156,7 +166,13 @@ describe('admitRequest: the refusal ladder', () => {
       true,
       3,
     );
-    expect(verdict).toMatchObject({ kind: 'modern', features: { revision: MODERN }, clientCapabilities: {}, clientInfo: { name: 'c', version: '1' }, logLevel: 4 });
+    expect(verdict).toMatchObject({
+      kind: 'modern',
+      features: { revision: MODERN },
+      clientCapabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+      logLevel: 4,
+    });
   });
 
   it('serves a _meta version as legacy once the session chose the legacy era', () => {

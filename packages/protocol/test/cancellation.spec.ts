@@ -72,6 +72,8 @@ describe('cancellation is not an internal error', () => {
     peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c3' } });
     await runEnded;
     await tick();
-    expect(reported).toEqual([{ error: expect.objectContaining({ message: 'cleanup failed: not related to the abort' }), where: expect.stringContaining('tools/call buggy') }]);
+    expect(reported).toEqual([
+      { error: expect.objectContaining({ message: 'cleanup failed: not related to the abort' }), where: expect.stringContaining('tools/call buggy') },
+    ]);
   });
 });

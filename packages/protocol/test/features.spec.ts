@@ -54,7 +54,11 @@ describe('tool guards and principals', () => {
   it('hide a tool from principals the guard refuses, in tools/list and tools/call', async () => {
     const { server, peer } = serverAndPeer({ pageSize: 1 });
     server.registry.addTool({ name: 'public', description: 'd', inputSchema: noInput }, () => text('hi'));
-    server.registry.addTool({ name: 'admin', description: 'd', inputSchema: noInput }, (_a, ctx) => text(`hello ${String(ctx.principal)}`), (p) => p === 'root');
+    server.registry.addTool(
+      { name: 'admin', description: 'd', inputSchema: noInput },
+      (_a, ctx) => text(`hello ${String(ctx.principal)}`),
+      (p) => p === 'root',
+    );
     await peer.initialize();
     const names = async () => {
       const out: string[] = [];
@@ -162,9 +166,13 @@ describe('resources', () => {
     const ctx = serverAndPeer();
     const { registry } = ctx.server;
     registry.addResource({ uri: 'mem://a', name: 'a', mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'A' }] }));
-    registry.addResourceTemplate({ uriTemplate: 'mem://items/{id}', name: 'item' }, (uri, vars) => ({
-      contents: [{ uri, text: `item ${String(vars.id)}` }],
-    }), { id: (value) => ['1', '2', '10'].filter((v) => v.startsWith(value)) });
+    registry.addResourceTemplate(
+      { uriTemplate: 'mem://items/{id}', name: 'item' },
+      (uri, vars) => ({
+        contents: [{ uri, text: `item ${String(vars.id)}` }],
+      }),
+      { id: (value) => ['1', '2', '10'].filter((v) => v.startsWith(value)) },
+    );
     await ctx.peer.initialize();
     return ctx;
   }
@@ -251,7 +259,11 @@ describe('prompts and completion', () => {
     expect(tone).toMatchObject({ total: 150, hasMore: true });
     expect(tone.values).toHaveLength(100);
     expect((await peer.request('completion/complete', { ref, argument: { name: 'other', value: '' } })).result).toEqual({ completion: { values: [] } });
-    expect((await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'x' }, argument: { name: 'a', value: '' } })).error?.code).toBe(ErrorCode.InvalidParams);
-    expect((await peer.request('completion/complete', { ref: { type: 'ref/zzz' }, argument: { name: 'a', value: '' } })).error?.code).toBe(ErrorCode.InvalidParams);
+    expect((await peer.request('completion/complete', { ref: { type: 'ref/prompt', name: 'x' }, argument: { name: 'a', value: '' } })).error?.code).toBe(
+      ErrorCode.InvalidParams,
+    );
+    expect((await peer.request('completion/complete', { ref: { type: 'ref/zzz' }, argument: { name: 'a', value: '' } })).error?.code).toBe(
+      ErrorCode.InvalidParams,
+    );
   });
 });

@@ -23,12 +23,28 @@ describe('JSON-RPC envelope', () => {
     ['null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', { id: null, error: { code: ErrorCode.InvalidRequest } }],
     ['fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', { id: null, error: { code: ErrorCode.InvalidRequest } }],
     ['object id', '{"jsonrpc":"2.0","id":{},"method":"ping"}', { id: null, error: { code: ErrorCode.InvalidRequest } }],
-    ['unknown method', '{"jsonrpc":"2.0","id":"u","method":"no/such"}', { id: 'u', error: { code: ErrorCode.MethodNotFound, message: 'Method not found: no/such' } }],
+    [
+      'unknown method',
+      '{"jsonrpc":"2.0","id":"u","method":"no/such"}',
+      { id: 'u', error: { code: ErrorCode.MethodNotFound, message: 'Method not found: no/such' } },
+    ],
     ['array params', '{"jsonrpc":"2.0","id":5,"method":"ping","params":[1]}', { id: 5, error: { code: ErrorCode.InvalidParams } }],
     ['tools/call without name', '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{}}', { id: 6, error: { code: ErrorCode.InvalidParams } }],
-    ['tools/call with array arguments', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":[]}}', { id: 7, error: { code: ErrorCode.InvalidParams } }],
-    ['params nested 65 levels deep', `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":${'['.repeat(64)}${']'.repeat(64)}}}`, { id: 10, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: nested deeper than 64 levels' } }],
-    ['a batch on 2025-06-18', '[{"jsonrpc":"2.0","id":8,"method":"ping"}]', { id: null, error: { code: ErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported in protocol revision 2025-06-18' } }],
+    [
+      'tools/call with array arguments',
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":[]}}',
+      { id: 7, error: { code: ErrorCode.InvalidParams } },
+    ],
+    [
+      'params nested 65 levels deep',
+      `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":${'['.repeat(64)}${']'.repeat(64)}}}`,
+      { id: 10, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: nested deeper than 64 levels' } },
+    ],
+    [
+      'a batch on 2025-06-18',
+      '[{"jsonrpc":"2.0","id":8,"method":"ping"}]',
+      { id: null, error: { code: ErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported in protocol revision 2025-06-18' } },
+    ],
   ];
 
   it.each(cases)('answers %s precisely and keeps serving', async (_name, text, expected) => {
@@ -55,8 +71,9 @@ describe('JSON-RPC envelope', () => {
   it('refuses a request id that is still in flight and answers the first one once', async () => {
     const { server, peer } = await ready();
     let release!: () => void;
-    server.registry.addTool({ name: 'wait', description: 'd', inputSchema: { type: 'object' } }, () =>
-      new Promise((resolve) => (release = () => resolve({ content: [] }))),
+    server.registry.addTool(
+      { name: 'wait', description: 'd', inputSchema: { type: 'object' } },
+      () => new Promise((resolve) => (release = () => resolve({ content: [] }))),
     );
     peer.send({ jsonrpc: '2.0', id: 'dup', method: 'tools/call', params: { name: 'wait' } });
     const second = await peer.request('ping', undefined, 'dup');
@@ -133,7 +150,10 @@ describe('JSON-RPC envelope', () => {
 
     it('sends nothing for a batch of notifications', async () => {
       const { peer } = await batchPeer();
-      peer.send([{ jsonrpc: '2.0', method: 'notifications/a' }, { jsonrpc: '2.0', method: 'notifications/b' }]);
+      peer.send([
+        { jsonrpc: '2.0', method: 'notifications/a' },
+        { jsonrpc: '2.0', method: 'notifications/b' },
+      ]);
       await tick();
       expect(peer.received).toEqual([]);
     });

@@ -33,7 +33,10 @@ function setup(options: Parameters<typeof serverAndPeer>[0] = {}) {
   server.registry.addTool({ name: 'echo', description: 'd', inputSchema: noInput }, (args) => text(JSON.stringify(args)));
   server.registry.addTool({ name: 'ask', description: 'd', inputSchema: noInput }, async (args, ctx) => {
     count('ask');
-    const answer = await ctx.elicit<{ action: string; content?: JsonObject }>({ message: `Name for ${String(args.what)}?`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    const answer = await ctx.elicit<{ action: string; content?: JsonObject }>({
+      message: `Name for ${String(args.what)}?`,
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
     return text(`${answer.action}:${String(answer.content?.name)}`);
   });
   server.registry.addTool({ name: 'two-rounds', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
@@ -43,7 +46,10 @@ function setup(options: Parameters<typeof serverAndPeer>[0] = {}) {
     return text(`${String(first.content.v)}+${second.content.text}`);
   });
   server.registry.addTool({ name: 'parallel', description: 'd', inputSchema: noInput }, async (_args, ctx) => {
-    const [roots, sample] = await Promise.all([ctx.roots<{ roots: { uri: string }[] }>(), ctx.sample<{ content: { text: string } }>({ messages: [], maxTokens: 5 })]);
+    const [roots, sample] = await Promise.all([
+      ctx.roots<{ roots: { uri: string }[] }>(),
+      ctx.sample<{ content: { text: string } }>({ messages: [], maxTokens: 5 }),
+    ]);
     return text(`${roots.roots.map((r) => r.uri).join(',')}|${sample.content.text}`);
   });
   server.registry.addTool({ name: 'logs', description: 'd', inputSchema: noInput }, (_args, ctx: RequestContext) => {
@@ -52,7 +58,10 @@ function setup(options: Parameters<typeof serverAndPeer>[0] = {}) {
     ctx.progress(1, 2);
     return text('logged');
   });
-  server.registry.addResource({ uri: 'test://fixed', name: 'fixed' }, () => ({ contents: [{ uri: 'test://fixed', text: 'hi' }] }), { ttlMs: 5000, cacheScope: 'public' });
+  server.registry.addResource({ uri: 'test://fixed', name: 'fixed' }, () => ({ contents: [{ uri: 'test://fixed', text: 'hi' }] }), {
+    ttlMs: 5000,
+    cacheScope: 'public',
+  });
   server.registry.addResource({ uri: 'test://plain', name: 'plain' }, () => ({ contents: [{ uri: 'test://plain', text: 'plain' }] }));
   return { server, peer, runs };
 }
@@ -133,7 +142,7 @@ describe('modern requests (2026-07-28)', () => {
     expect((await peer.request('tools/list')).error?.code).toBe(ErrorCode.InvalidRequest);
   });
 
-  it('sends logs only at or above the request\'s own level, none without one, progress either way', async () => {
+  it("sends logs only at or above the request's own level, none without one, progress either way", async () => {
     const { peer } = setup();
     await modern(peer, 'tools/call', { name: 'logs' });
     expect(peer.notifications('notifications/message')).toHaveLength(0);
@@ -146,7 +155,7 @@ describe('modern requests (2026-07-28)', () => {
 describe('multi round-trip requests', () => {
   const elicitCaps = { elicitation: {} };
 
-  it('answers input_required, then resumes the handler with the retry\'s input', async () => {
+  it("answers input_required, then resumes the handler with the retry's input", async () => {
     const { peer, runs } = setup();
     const first = await modern(peer, 'tools/call', { name: 'ask', arguments: { what: 'cat' } }, elicitCaps);
     expect(first.result).toMatchObject({
@@ -247,7 +256,11 @@ describe('multi round-trip requests', () => {
     const r2 = await modern(
       peer,
       'tools/call',
-      { name: 'two-rounds', requestState: r1.result!.requestState, inputResponses: { 'sampling-1': { role: 'assistant', content: { type: 'text', text: 'B' } } } },
+      {
+        name: 'two-rounds',
+        requestState: r1.result!.requestState,
+        inputResponses: { 'sampling-1': { role: 'assistant', content: { type: 'text', text: 'B' } } },
+      },
       caps,
     );
     expect(r2.result).toMatchObject({ resultType: 'complete', ...text('A+B') });
@@ -279,7 +292,8 @@ describe('multi round-trip requests', () => {
     const r1 = await modern(peer, 'tools/call', { name: 'ask', arguments: { what: 'cat' } }, elicitCaps);
     const state = r1.result!.requestState as string;
     const answer = { 'elicitation-0': { action: 'accept', content: { name: 'x' } } };
-    const retry = (params: JsonObject, on = peer) => modern(on, 'tools/call', { name: 'ask', arguments: { what: 'cat' }, inputResponses: answer, ...params }, elicitCaps);
+    const retry = (params: JsonObject, on = peer) =>
+      modern(on, 'tools/call', { name: 'ask', arguments: { what: 'cat' }, inputResponses: answer, ...params }, elicitCaps);
     const flipped = state.slice(0, 20) + (state[20] === 'A' ? 'B' : 'A') + state.slice(21);
     expect((await retry({ requestState: flipped })).error).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('requestState') });
     expect((await retry({ requestState: 'not-a-state' })).error?.code).toBe(ErrorCode.InvalidParams);

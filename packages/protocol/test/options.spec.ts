@@ -4,14 +4,7 @@
  * TYPEMCP_ERR_INVALID_OPTION naming the option, instead of misbehaving while serving.
  */
 import { PassThrough } from 'node:stream';
-import {
-  InvalidOptionError,
-  PROTOCOL_DEFAULTS,
-  ProtocolServer,
-  serveStdio,
-  type ProtocolServerOptions,
-  type StdioOptions,
-} from '@typemcp/protocol';
+import { InvalidOptionError, PROTOCOL_DEFAULTS, ProtocolServer, serveStdio, type ProtocolServerOptions, type StdioOptions } from '@typemcp/protocol';
 import { serverAndPeer } from './support/memory-peer';
 
 const serverInfo = { name: 'test', version: '1.0.0' };

@@ -31,7 +31,9 @@ describe('stdio start-up line', () => {
     expect(stderr.split('\n')).toHaveLength(2);
     const oldest = SUPPORTED_REVISIONS[SUPPORTED_REVISIONS.length - 1];
     const newest = SUPPORTED_REVISIONS[0];
-    expect(stderr).toMatch(new RegExp(`^banner-test 2\\.3\\.4: serving MCP over stdio \\(revisions ${oldest} to ${newest}\\); waiting for a client on stdin\\.`));
+    expect(stderr).toMatch(
+      new RegExp(`^banner-test 2\\.3\\.4: serving MCP over stdio \\(revisions ${oldest} to ${newest}\\); waiting for a client on stdin\\.`),
+    );
     expect(stderr).toContain('npx typemcp list -- node');
   });
 

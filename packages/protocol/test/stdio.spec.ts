@@ -80,7 +80,12 @@ describe('serveStdio', () => {
       for (let i = 0; i < 200 && messages.length < n; i++) await new Promise((r) => setTimeout(r, 5));
       return messages;
     };
-    write({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    write({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
     return { connection, input, output, messages, write, until };
   }
 
@@ -145,7 +150,14 @@ describe('serveStdio', () => {
       await s.until(1);
       const writes: { at: number; messages: JsonObject[] }[] = [];
       s.output.on('data', (c: Buffer) =>
-        writes.push({ at: performance.now(), messages: c.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as JsonObject) }),
+        writes.push({
+          at: performance.now(),
+          messages: c
+            .toString()
+            .trimEnd()
+            .split('\n')
+            .map((l) => JSON.parse(l) as JsonObject),
+        }),
       );
       return { ...s, writes };
     }
@@ -177,7 +189,12 @@ describe('serveStdio', () => {
       const paced = await record(30);
       paced.input.write(JSON.stringify(call(1)) + '\n' + JSON.stringify(call(2)) + '\n');
       const messages = await paced.until(7);
-      expect(messages.slice(1).filter((m) => 'id' in m).map((m) => m.id)).toEqual([1, 2]);
+      expect(
+        messages
+          .slice(1)
+          .filter((m) => 'id' in m)
+          .map((m) => m.id),
+      ).toEqual([1, 2]);
       for (const id of [1, 2]) {
         const w = paced.writes.find((x) => x.messages.some((m) => m.id === id))!;
         expect(w.messages.filter((m) => progressOf(m) !== undefined && (m.params as JsonObject).progressToken === `t${id}`)).toEqual([]);

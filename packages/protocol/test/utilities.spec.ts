@@ -7,8 +7,9 @@ const noInput = { type: 'object' as const, properties: {} };
 function controllable(revision = '2025-11-25', capabilities = {}, options = {}) {
   const ctx = serverAndPeer(options);
   const calls: { ctx: RequestContext; release: (text?: string) => void }[] = [];
-  ctx.server.registry.addTool({ name: 'hold', description: 'd', inputSchema: noInput }, (_args, rc) =>
-    new Promise((resolve) => calls.push({ ctx: rc, release: (t = 'done') => resolve({ content: [{ type: 'text', text: t }] }) })),
+  ctx.server.registry.addTool(
+    { name: 'hold', description: 'd', inputSchema: noInput },
+    (_args, rc) => new Promise((resolve) => calls.push({ ctx: rc, release: (t = 'done') => resolve({ content: [{ type: 'text', text: t }] }) })),
   );
   const ready = ctx.peer.initialize(revision, capabilities).then(() => (ctx.peer.received.length = 0));
   return { ...ctx, calls, ready };

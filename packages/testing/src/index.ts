@@ -6,12 +6,7 @@
  */
 export { createTestClient } from './create-test-client.js';
 export type { ProtocolEra } from './driver/client-driver.interface.js';
-export {
-  InputRoundsExceededError,
-  TestingErrorCode,
-  UnsupportedRevisionError,
-  type TestingErrorCodeValue,
-} from './errors.js';
+export { InputRoundsExceededError, TestingErrorCode, UnsupportedRevisionError, type TestingErrorCodeValue } from './errors.js';
 export { JsonRpcError } from './json-rpc.error.js';
 export { TestClient } from './test-client.js';
 export type { BuildServerOptions, ClientSideOptions, ExistingServerOptions, TestClientOptions } from './test-client.options.js';

@@ -20,15 +20,7 @@ import type {
 import type { ClientRequests } from './client-requests.js';
 import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
-import type {
-  CompletionReference,
-  DiscoverResult,
-  LogMessage,
-  Notification,
-  NotificationParams,
-  ProgressParams,
-  RequestOptions,
-} from './test-client.types.js';
+import type { CompletionReference, DiscoverResult, LogMessage, Notification, NotificationParams, ProgressParams, RequestOptions } from './test-client.types.js';
 
 /** Settings fixed when the client is created. */
 interface ClientSettings {

@@ -33,10 +33,7 @@ export interface ElicitParams extends JsonObject {
 }
 
 /** What an `onElicit` handler answers: the user's action and, when accepted, the form values. */
-export type ElicitAnswer =
-  | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
-  | { action: 'decline' }
-  | { action: 'cancel' };
+export type ElicitAnswer = { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' };
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;

@@ -3,20 +3,7 @@
  * the metadata storage and declare it afresh (decorators record when a class is defined).
  */
 import { IsBoolean, IsInt, IsString, Min } from 'class-validator';
-import {
-  Complete,
-  Context,
-  Description,
-  ErrorCode,
-  Injectable,
-  McpError,
-  McpService,
-  Prompt,
-  Resource,
-  Tool,
-  ToolError,
-  TypeMcpServer,
-} from '@typemcp/core';
+import { Complete, Context, Description, ErrorCode, Injectable, McpError, McpService, Prompt, Resource, Tool, ToolError, TypeMcpServer } from '@typemcp/core';
 
 export function defineFixture() {
   @Injectable()
@@ -85,7 +72,10 @@ export function defineFixture() {
     @Tool({ description: "Asks the client's model" })
     async ask(ctx: Context) {
       const reply = await ctx.sample('Say hi', { maxTokens: 10 });
-      return [reply.content].flat().flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+      return [reply.content]
+        .flat()
+        .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+        .join('');
     }
 
     @Tool({ description: 'Asks the user to confirm' })

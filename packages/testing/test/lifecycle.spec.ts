@@ -38,7 +38,7 @@ describe('cancellation, timeouts and close', () => {
   it('sends extra _meta with a request', async () => {
     const client = await connect();
     let seen: unknown;
-    client.server.engine.setMethodHandler('test/echo', (params) => (seen = params, {}));
+    client.server.engine.setMethodHandler('test/echo', (params) => ((seen = params), {}));
     await client.request('test/echo', { x: 1 }, { meta: { trace: 'abc' } });
     expect(seen).toEqual({ x: 1, _meta: { trace: 'abc' } });
   });

@@ -124,7 +124,11 @@ describe.each([LEGACY, MODERN])('the same tools and handlers at %s', (revision) 
     expect(client.era).toBe(modern ? 'modern' : 'legacy');
     expect(textOf(await client.callTool('confirm'))).toBe('ok=true');
     expect(h.elicited).toEqual([
-      { mode: 'form', message: 'Proceed?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', description: 'Go ahead?' } }, required: ['ok'] } },
+      {
+        mode: 'form',
+        message: 'Proceed?',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', description: 'Go ahead?' } }, required: ['ok'] },
+      },
     ]);
   });
 
@@ -160,7 +164,11 @@ describe.each([LEGACY, MODERN])('the same tools and handlers at %s', (revision) 
       [1, 2, 'step 1'],
       [2, 2, 'step 2'],
     ]);
-    expect(JSON.parse(textOf(await client.callTool('whoami')))).toEqual({ principal: { user: 'ada' }, client: 'typemcp-test-client', capabilities: { elicitation: {} } });
+    expect(JSON.parse(textOf(await client.callTool('whoami')))).toEqual({
+      principal: { user: 'ada' },
+      client: 'typemcp-test-client',
+      capabilities: { elicitation: {} },
+    });
   });
 
   it('collects resources/updated for subscribed URIs and list changes after addService', async () => {
@@ -226,7 +234,9 @@ describe('at 2026-07-28', () => {
       cacheScope: 'private',
       _meta: { [MetaKey.serverInfo]: serverInfo },
     });
-    expect(await client.readResource('shop://greeting')).toEqual({ contents: [{ uri: 'shop://greeting', mimeType: 'text/plain', text: 'Hello from the shop' }] });
+    expect(await client.readResource('shop://greeting')).toEqual({
+      contents: [{ uri: 'shop://greeting', mimeType: 'text/plain', text: 'Hello from the shop' }],
+    });
     expect(await client.request('tools/list')).toMatchObject({ resultType: 'complete', ttlMs: 60000, cacheScope: 'public' });
     expect(await client.callTool('add', { a: 1, b: 2 })).toEqual({ content: [{ type: 'text', text: '{"sum":3}' }], structuredContent: { sum: 3 } });
     expect((await client.listTools()).map((t) => t.name)).toContain('survey');
@@ -270,7 +280,11 @@ describe('at 2026-07-28', () => {
   it('returns the input_required result itself with answerInput: false', async () => {
     const h = handlers();
     const client = await open(h);
-    const first = await client.request<{ resultType: string; inputRequests: object; requestState: string }>('tools/call', { name: 'survey' }, { answerInput: false });
+    const first = await client.request<{ resultType: string; inputRequests: object; requestState: string }>(
+      'tools/call',
+      { name: 'survey' },
+      { answerInput: false },
+    );
     expect(first).toMatchObject({
       resultType: 'input_required',
       inputRequests: {

@@ -9,7 +9,9 @@ describe('resources', () => {
     expect(await client.listResourceTemplates()).toEqual([
       { uriTemplate: 'shop://items/{index}', name: 'item', description: 'One item by index', mimeType: 'text/plain' },
     ]);
-    expect(await client.readResource('shop://greeting')).toEqual({ contents: [{ uri: 'shop://greeting', mimeType: 'text/plain', text: 'Hello from the shop' }] });
+    expect(await client.readResource('shop://greeting')).toEqual({
+      contents: [{ uri: 'shop://greeting', mimeType: 'text/plain', text: 'Hello from the shop' }],
+    });
     expect(textOf(await client.readResource('shop://items/1'))).toBe('banana');
   });
 

@@ -40,7 +40,9 @@ describe.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-
       return;
     }
     expect(textOf(result)).toBe('ok=false');
-    const expected = since('2025-11-25') ? { mode: 'form', message: 'Proceed?', requestedSchema: confirmForm } : { message: 'Proceed?', requestedSchema: confirmForm };
+    const expected = since('2025-11-25')
+      ? { mode: 'form', message: 'Proceed?', requestedSchema: confirmForm }
+      : { message: 'Proceed?', requestedSchema: confirmForm };
     expect(asked).toEqual([expected]);
   });
 });
@@ -55,7 +57,9 @@ describe('revision negotiation', () => {
 
   it('fails when the server answers initialize with another revision, and leaves no session open', async () => {
     const server = createServer({ name: 'old', version: '1', services: [fx.ShopService] });
-    server.engine.setMethodHandler('initialize', () => ({ protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'old', version: '1' } }), { replace: true });
+    server.engine.setMethodHandler('initialize', () => ({ protocolVersion: '2024-11-05', capabilities: {}, serverInfo: { name: 'old', version: '1' } }), {
+      replace: true,
+    });
     await expect(connect({ server, revision: '2025-06-18' })).rejects.toThrow(
       'The server answered initialize with revision 2024-11-05, not the requested 2025-06-18',
     );

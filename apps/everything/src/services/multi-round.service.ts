@@ -9,7 +9,8 @@ import { Context, McpService, Prompt, Tool, TypeMcpServer, type ElicitResult, ty
 const NAME_FORM = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const CONFIRM_FORM = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
 
-const field = (r: ElicitResult<JsonObject>, key: string, fallback = 'unknown') => String((r.action === 'accept' && (r.content[key] as string | number | boolean | string[] | undefined)) || fallback);
+const field = (r: ElicitResult<JsonObject>, key: string, fallback = 'unknown') =>
+  String((r.action === 'accept' && (r.content[key] as string | number | boolean | string[] | undefined)) || fallback);
 const textOf = (content: unknown) => (content as { text?: string } | undefined)?.text ?? 'no response';
 
 /** Served only while toggled on by test_trigger_tool_change. */

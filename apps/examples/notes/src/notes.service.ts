@@ -106,7 +106,10 @@ export class NotesService {
     }
     const reply = await ctx.sample(`Summarise this note in one sentence:\n\n${toMarkdown(note)}`, { maxTokens: 200 });
     // From 2025-11-25 the content may be a list of blocks.
-    const summary = [reply.content].flat().flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    const summary = [reply.content]
+      .flat()
+      .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+      .join('\n');
     if (!summary) throw new ToolError("The client's model did not answer with text.");
     return summary;
   }
@@ -138,7 +141,10 @@ export class NotesService {
   @Complete({ prompt: 'review_note', argument: 'noteId' })
   @Complete({ resource: 'notes://{id}', argument: 'id' })
   completeNoteId(value: string) {
-    return this.notes.all().map((n) => String(n.id)).filter((id) => id.startsWith(value));
+    return this.notes
+      .all()
+      .map((n) => String(n.id))
+      .filter((id) => id.startsWith(value));
   }
 
   /** The note, or a ToolError the model can act on. */

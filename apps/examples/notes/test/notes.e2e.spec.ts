@@ -57,7 +57,11 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
 
   const call = async (name: string, args: JsonObject = {}) => (await client.callTool({ name, arguments: args }, undefined, TIMEOUT)) as unknown as ToolResult;
   const raw = (method: string, where?: (p: JsonObject) => boolean) => s.transport.responseTo(method, where);
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as McpError);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => e as McpError,
+    );
 
   beforeAll(async () => {
     const capabilities = { ...(sampling ? { sampling: {} } : {}), ...(elicitation ? { elicitation: {} } : {}) };
@@ -141,7 +145,11 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     const missing = await failure(client.readResource({ uri: 'notes://404' }, TIMEOUT));
     expect(missing).toBeInstanceOf(McpError);
     expect(missing?.code).toBe(RESOURCE_NOT_FOUND);
-    expect(raw('resources/read', (p) => p.uri === 'notes://404').error).toEqual({ code: RESOURCE_NOT_FOUND, message: 'Note 404 not found', data: { uri: 'notes://404' } });
+    expect(raw('resources/read', (p) => p.uri === 'notes://404').error).toEqual({
+      code: RESOURCE_NOT_FOUND,
+      message: 'Note 404 not found',
+      data: { uri: 'notes://404' },
+    });
   });
 
   it('gets review_note with the note embedded, completes note ids, and refuses an unknown note with -32602', async () => {
@@ -149,7 +157,9 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     expect(prompts.map((p) => [p.name, p.arguments?.map((a) => a.name)])).toEqual([['review_note', ['noteId', 'focus']]]);
     const prompt = await client.getPrompt({ name: 'review_note', arguments: { noteId: '2', focus: 'brevity' } }, TIMEOUT);
     expect(prompt.messages.map((m) => m.content.type)).toEqual(['resource', 'text']);
-    expect(prompt.messages[0].content).toMatchObject({ resource: { uri: 'notes://2', mimeType: 'text/markdown', text: expect.stringContaining('# Groceries') } });
+    expect(prompt.messages[0].content).toMatchObject({
+      resource: { uri: 'notes://2', mimeType: 'text/markdown', text: expect.stringContaining('# Groceries') },
+    });
     expect(prompt.messages[1].content).toEqual({ type: 'text', text: 'Review the note above, focusing on brevity. Suggest concrete improvements.' });
 
     const unknown = await failure(client.getPrompt({ name: 'review_note', arguments: { noteId: '404' } }, TIMEOUT));
@@ -184,7 +194,10 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     expect(textOf(await call('delete_note', { id: 4 }))).toBe(`Deleted note 4 "Notes on ${revision}".`);
     expect(elicited).toHaveLength(asks ? 2 : 0);
     if (asks) {
-      expect(elicited[0]).toMatchObject({ message: 'Delete note 4 "Notes on ' + revision + '"?', requestedSchema: { properties: { confirm: { type: 'boolean' } } } });
+      expect(elicited[0]).toMatchObject({
+        message: 'Delete note 4 "Notes on ' + revision + '"?',
+        requestedSchema: { properties: { confirm: { type: 'boolean' } } },
+      });
       // `mode` exists from 2025-11-25 on.
       expect('mode' in elicited[0]).toBe(since(revision, '2025-11-25'));
     }
@@ -221,12 +234,20 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     expect(describeFailures(report.failures)).toEqual([]);
     // Not vacuous: results of every kind, errors, notifications and (where possible) requests were checked.
     expect(report.checked).toBeGreaterThanOrEqual(25);
-    expect(Object.keys(report.byDefinition)).toEqual(
-      expect.arrayContaining(coreDefinitions(revision, sampling)),
+    expect(Object.keys(report.byDefinition)).toEqual(expect.arrayContaining(coreDefinitions(revision, sampling)));
+    const methods = new Set(
+      s.transport
+        .inbound()
+        .map((m) => m.method)
+        .filter(Boolean),
     );
-    const methods = new Set(s.transport.inbound().map((m) => m.method).filter(Boolean));
     expect([...methods].sort()).toEqual(
-      ['notifications/message', 'notifications/resources/updated', ...(sampling ? ['sampling/createMessage'] : []), ...(asks ? ['elicitation/create'] : [])].sort(),
+      [
+        'notifications/message',
+        'notifications/resources/updated',
+        ...(sampling ? ['sampling/createMessage'] : []),
+        ...(asks ? ['elicitation/create'] : []),
+      ].sort(),
     );
   });
 });

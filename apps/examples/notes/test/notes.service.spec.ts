@@ -8,7 +8,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ErrorCode, type TypeMcpServer } from '@typemcp/core';
-import { createTestClient, textOf, type ClientSideOptions, type CreateMessageParams, type ElicitAnswer, type ElicitParams, type TestClient } from '@typemcp/testing';
+import {
+  createTestClient,
+  textOf,
+  type ClientSideOptions,
+  type CreateMessageParams,
+  type ElicitAnswer,
+  type ElicitParams,
+  type TestClient,
+} from '@typemcp/testing';
 import { NotesConfig, NotesRepository, type Note } from '../src/notes.repository';
 import { createNotesServer } from '../src/notes.server';
 import { NotesService } from '../src/notes.service';
@@ -51,10 +59,9 @@ describe('notes tools', () => {
       { type: 'resource_link', uri: 'notes://2', name: 'Groceries', description: 'Note 2, tags: home, shopping', mimeType: 'text/markdown' },
       { type: 'resource_link', uri: 'notes://3', name: 'Release checklist', description: 'Note 3, tags: work', mimeType: 'text/markdown' },
     ]);
-    expect((await client.callTool('search_notes', { query: 'the', tag: 'Work' })).content.map((b) => (b.type === 'text' ? b.text : 'uri' in b && b.uri))).toEqual([
-      '1 note(s) match "the" with tag "Work":',
-      'notes://3',
-    ]);
+    expect(
+      (await client.callTool('search_notes', { query: 'the', tag: 'Work' })).content.map((b) => (b.type === 'text' ? b.text : 'uri' in b && b.uri)),
+    ).toEqual(['1 note(s) match "the" with tag "Work":', 'notes://3']);
     expect(textOf(await client.callTool('search_notes', { query: 'the', limit: 1 }))).toMatch(/^2 note\(s\) match "the" \(showing the first 1\):/);
     // Optional means "may be absent": null is refused, as the published schema says.
     const nulls = await client.callTool('search_notes', { query: 'the', tag: null, limit: null });
@@ -62,7 +69,9 @@ describe('notes tools', () => {
       isError: true,
       content: [{ type: 'text', text: 'Invalid arguments: `tag` must be a string (got null); `limit` must be an integer (got null)' }],
     });
-    expect(await client.callTool('search_notes', { query: 'nothing like this' })).toEqual({ content: [{ type: 'text', text: 'No note matches "nothing like this".' }] });
+    expect(await client.callTool('search_notes', { query: 'nothing like this' })).toEqual({
+      content: [{ type: 'text', text: 'No note matches "nothing like this".' }],
+    });
   });
 
   it('search_notes refuses invalid input with a tool error naming each field', async () => {
@@ -100,7 +109,11 @@ describe('notes tools', () => {
 
   it('delete_note asks for confirmation through elicitation and respects the answer', async () => {
     const asked: ElicitParams[] = [];
-    const answers: ElicitAnswer[] = [{ action: 'decline' }, { action: 'accept', content: { confirm: false } }, { action: 'accept', content: { confirm: true } }];
+    const answers: ElicitAnswer[] = [
+      { action: 'decline' },
+      { action: 'accept', content: { confirm: false } },
+      { action: 'accept', content: { confirm: true } },
+    ];
     const client = await connect({ revision: '2025-06-18', onElicit: (params) => (asked.push(params), answers.shift()!) });
     const remove = async () => textOf(await client.callTool('delete_note', { id: 3 }));
 
@@ -170,18 +183,31 @@ describe('notes resources, prompt and completion', () => {
     ]);
     const note = (await client.readResource('notes://2')).contents[0];
     expect(note).toMatchObject({ uri: 'notes://2', mimeType: 'text/markdown', text: expect.stringMatching(/^# Groceries\n\nMilk, eggs/) });
-    await expect(client.readResource('notes://99')).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound, message: 'Note 99 not found', data: { uri: 'notes://99' } });
-    await expect(client.readResource('notes://two')).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('`id` must be an integer (got string "two")') });
+    await expect(client.readResource('notes://99')).rejects.toMatchObject({
+      code: ErrorCode.ResourceNotFound,
+      message: 'Note 99 not found',
+      data: { uri: 'notes://99' },
+    });
+    await expect(client.readResource('notes://two')).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('`id` must be an integer (got string "two")'),
+    });
   });
 
   it('review_note embeds the note and converts the string noteId; an unknown note is -32602', async () => {
     const client = await connect();
     const result = await client.getPrompt('review_note', { noteId: '3', focus: 'missing steps' });
     expect(result.messages).toEqual([
-      { role: 'user', content: { type: 'resource', resource: { uri: 'notes://3', mimeType: 'text/markdown', text: expect.stringContaining('# Release checklist') } } },
+      {
+        role: 'user',
+        content: { type: 'resource', resource: { uri: 'notes://3', mimeType: 'text/markdown', text: expect.stringContaining('# Release checklist') } },
+      },
       { role: 'user', content: { type: 'text', text: 'Review the note above, focusing on missing steps. Suggest concrete improvements.' } },
     ]);
-    await expect(client.getPrompt('review_note', { noteId: '42' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Note 42 not found') });
+    await expect(client.getPrompt('review_note', { noteId: '42' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('Note 42 not found'),
+    });
     await expect(client.getPrompt('review_note', { noteId: 'x' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 

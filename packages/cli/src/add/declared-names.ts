@@ -46,7 +46,13 @@ function itemsOf(ts: typeof TS, file: string, source: TS.SourceFile): DeclaredIt
           const kind = KINDS[call.expression.text]!;
           const options = kind === 'resource' ? call.arguments[1] : call.arguments[0];
           const uri = kind === 'resource' ? stringValue(ts, call.arguments[0]) : undefined;
-          items.push({ kind, name: nameOption(ts, options) ?? member.name.text, ...(uri ? { uri } : {}), origin: `${node.name.text}.${member.name.text}`, file });
+          items.push({
+            kind,
+            name: nameOption(ts, options) ?? member.name.text,
+            ...(uri ? { uri } : {}),
+            origin: `${node.name.text}.${member.name.text}`,
+            file,
+          });
         }
       }
     }

@@ -40,7 +40,11 @@ export function itemNames(name: string): ItemNames {
 
 /** A URI scheme made from the package name (`@acme/my-server` -> `my-server`), `app` when none fits. */
 export function uriScheme(packageName: string | undefined): string {
-  const base = (packageName ?? '').split('/').pop()!.toLowerCase().replace(/[^a-z0-9+.-]/g, '-');
+  const base = (packageName ?? '')
+    .split('/')
+    .pop()!
+    .toLowerCase()
+    .replace(/[^a-z0-9+.-]/g, '-');
   const scheme = base.replace(/^[^a-z]+/, '');
   return scheme || 'app';
 }

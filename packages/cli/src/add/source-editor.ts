@@ -13,7 +13,7 @@ export function loadTypeScript(projectDir: string): typeof TS {
   try {
     return createRequire(path.join(projectDir, 'package.json'))('typescript') as typeof TS;
   } catch {
-    throw new UsageError('typemcp add needs the project\'s TypeScript: run `npm install` (or `npm install -D typescript`) first');
+    throw new UsageError("typemcp add needs the project's TypeScript: run `npm install` (or `npm install -D typescript`) first");
   }
 }
 

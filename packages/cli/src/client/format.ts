@@ -39,9 +39,18 @@ export function formatListing(listing: Listing): string {
   const section = (title: string, lines: string[]) => {
     if (lines.length) sections.push(`${title}\n${lines.map((l) => `  ${l}`).join('\n')}`);
   };
-  section('Tools', listing.tools.map((t) => `${t.name}(${argumentsOf(t)})${describe(t.description)}`));
-  section('Resources', listing.resources.map((r) => `${r.uri}${describe(r.description)}`));
-  section('Resource templates', listing.resourceTemplates.map((r) => `${r.uriTemplate}${describe(r.description)}`));
+  section(
+    'Tools',
+    listing.tools.map((t) => `${t.name}(${argumentsOf(t)})${describe(t.description)}`),
+  );
+  section(
+    'Resources',
+    listing.resources.map((r) => `${r.uri}${describe(r.description)}`),
+  );
+  section(
+    'Resource templates',
+    listing.resourceTemplates.map((r) => `${r.uriTemplate}${describe(r.description)}`),
+  );
   section(
     'Prompts',
     listing.prompts.map((p) => `${p.name}(${(p.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')})${describe(p.description)}`),

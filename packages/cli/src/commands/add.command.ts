@@ -11,7 +11,12 @@ export function addCommand(program: Command, done: CommandResult): void {
     .description('Add a tool, resource or prompt, with its DTO and a passing test')
     .addArgument(program.createArgument('<kind>', 'what to add').choices(ITEM_KINDS))
     .argument('<name>', 'its MCP name, e.g. get_forecast')
-    .addOption(new Option('-s, --service <service>', 'add a method to this service (a file, a class name, or a short name like greeting) instead of creating a new service'))
+    .addOption(
+      new Option(
+        '-s, --service <service>',
+        'add a method to this service (a file, a class name, or a short name like greeting) instead of creating a new service',
+      ),
+    )
     .addHelpText(
       'after',
       '\nWithout --service, creates src/services/<name>.service.ts, <name>.dto.ts and test/<name>.service.spec.ts,\n' +

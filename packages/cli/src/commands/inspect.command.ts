@@ -37,7 +37,7 @@ export function inspectCommand(program: Command, done: CommandResult): void {
     .argument('[command...]', 'the server command after --, e.g. -- node dist/main.js --transport stdio (default: node dist/main.js)')
     .addHelpText(
       'after',
-      '\nThe Inspector is the project\'s @modelcontextprotocol/inspector (npm install -D @modelcontextprotocol/inspector),\n' +
+      "\nThe Inspector is the project's @modelcontextprotocol/inspector (npm install -D @modelcontextprotocol/inspector),\n" +
         'or mcp-inspector on PATH; nothing is downloaded. On Node.js 20 npm installs Inspector 0.15; 2.x needs Node.js >= 22.19.\n\n' +
         'Examples:\n  typemcp inspect\n  typemcp inspect -- npx typemcp dev    # the TypeScript sources, restarted on change',
     )

@@ -47,7 +47,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * (after Node's source excerpt of an uncaught error), or else the first line.
  */
 export function crashLine(stderr: string): string | undefined {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const line = lines.find((l) => /\b\w*Error(?: \[[^\]]*\])?: /.test(l)) ?? lines[0];
   return line && line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }

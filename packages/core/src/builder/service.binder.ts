@@ -3,7 +3,19 @@
  * input, calls the method on the instance the container gave, and normalises the result.
  * Returns a function that unbinds everything it registered.
  */
-import { ErrorCode, McpError, ToolError, type CallToolResult, type Completers, type Completion, type FeatureRegistry, type JsonObject, type RequestContext, type ResourceTemplateDefinition, type ResourceDefinition } from '@typemcp/protocol';
+import {
+  ErrorCode,
+  McpError,
+  ToolError,
+  type CallToolResult,
+  type Completers,
+  type Completion,
+  type FeatureRegistry,
+  type JsonObject,
+  type RequestContext,
+  type ResourceTemplateDefinition,
+  type ResourceDefinition,
+} from '@typemcp/protocol';
 import { isThenable } from '@typemcp/protocol/internal';
 import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
@@ -138,11 +150,7 @@ export function bindService(
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(
-        definition,
-        async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType),
-        resource.cache,
-      );
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType), resource.cache);
       undo.push(() => registry.removeResource(definition.uri));
     }
   }

@@ -2,14 +2,7 @@
  * Helpers that build MCP content blocks, for tools and prompts that return more than text.
  * Binary data may be given as bytes; it is base64-encoded here.
  */
-import type {
-  Annotations,
-  AudioContent,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-  TextContent,
-} from '@typemcp/protocol';
+import type { Annotations, AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent } from '@typemcp/protocol';
 
 const base64 = (data: string | Uint8Array) => (typeof data === 'string' ? data : Buffer.from(data).toString('base64'));
 

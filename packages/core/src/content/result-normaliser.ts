@@ -5,15 +5,7 @@
  * functions, symbols, promises, NaN and Infinity) throws an UnrepresentableResultError.
  */
 import { instanceToPlain } from 'class-transformer';
-import type {
-  CallToolResult,
-  ContentBlock,
-  GetPromptResult,
-  JsonObject,
-  PromptMessage,
-  ReadResourceResult,
-  ResourceContents,
-} from '@typemcp/protocol';
+import type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult, ResourceContents } from '@typemcp/protocol';
 import { UnrepresentableResultError } from './unrepresentable-result.error.js';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
@@ -74,7 +66,8 @@ function toBlock(value: unknown): ContentBlock {
  */
 export function toCallToolResult(value: unknown, hasOutput: boolean): CallToolResult {
   if (value === undefined || value === null) {
-    if (hasOutput) throw new UnrepresentableResultError(`returned ${String(value)} but declares an output DTO; return an instance of it (or throw a ToolError)`);
+    if (hasOutput)
+      throw new UnrepresentableResultError(`returned ${String(value)} but declares an output DTO; return an instance of it (or throw a ToolError)`);
     return { content: [] };
   }
   if (typeof value === 'object' && Array.isArray((value as CallToolResult).content) && !isBlock(value)) return value as CallToolResult;

@@ -161,8 +161,7 @@ export class Context {
    */
   sample(request: string | JsonObject, options: SampleOptions = {}): Promise<SampleResult> {
     const { maxTokens = 1024, systemPrompt, temperature, ...rest } = options;
-    const params: JsonObject =
-      typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens } : request;
+    const params: JsonObject = typeof request === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens } : request;
     if (systemPrompt !== undefined) params.systemPrompt = systemPrompt;
     if (temperature !== undefined) params.temperature = temperature;
     return this.request.sample<SampleResult>(params, rest);

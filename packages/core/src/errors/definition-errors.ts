@@ -72,7 +72,12 @@ export function untypedDependency(target: ClassType, index: number, name: string
   );
 }
 
-export function multipleInputs(target: ClassType, method: string, first: { index: number; type: ClassType }, second: { index: number; type: ClassType }): DefinitionError {
+export function multipleInputs(
+  target: ClassType,
+  method: string,
+  first: { index: number; type: ClassType },
+  second: { index: number; type: ClassType },
+): DefinitionError {
   return new DefinitionError(
     CoreErrorCode.MultipleInputs,
     `${where(target, method)} takes two input DTOs: parameter ${first.index + 1} (${first.type.name}) and parameter ${second.index + 1} ` +
@@ -94,7 +99,14 @@ export function invalidName(kind: 'Tool' | 'Prompt' | 'Resource', name: string, 
   );
 }
 
-export function templateVariableNotInDto(template: string, variable: string, target: ClassType, method: string, dto: ClassType, properties: string[]): DefinitionError {
+export function templateVariableNotInDto(
+  template: string,
+  variable: string,
+  target: ClassType,
+  method: string,
+  dto: ClassType,
+  properties: string[],
+): DefinitionError {
   const has = properties.length ? `has ${properties.join(', ')}` : 'has no properties';
   return new DefinitionError(
     CoreErrorCode.TemplateVariableNotInDto,

@@ -27,8 +27,20 @@ export type DtoResult<T> = { ok: true; value: T } | { ok: false; problems: strin
 
 // class-validator rules whose JSON Schema (see schema-converters.ts) accepts exactly what they do.
 const EXACT_RULES = new Set([
-  'isString', 'isInt', 'isBoolean', 'min', 'max', 'isIn', 'isEnum', 'isArray', 'arrayMinSize', 'arrayMaxSize',
-  'arrayNotEmpty', 'isPositive', 'isNegative', 'isNotEmpty',
+  'isString',
+  'isInt',
+  'isBoolean',
+  'min',
+  'max',
+  'isIn',
+  'isEnum',
+  'isArray',
+  'arrayMinSize',
+  'arrayMaxSize',
+  'arrayNotEmpty',
+  'isPositive',
+  'isNegative',
+  'isNotEmpty',
 ]);
 
 interface Plan {
@@ -48,8 +60,7 @@ function flatten(errors: ValidationError[], path = ''): string[] {
   });
 }
 
-const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> =>
-  errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value };
+const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> => (errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value });
 
 /** Checks DTO inputs and outputs for one server (one schema factory, one set of options). */
 export class DtoValidator {

@@ -10,7 +10,10 @@ type Params = Record<string, unknown>;
 
 /** `/a/0/b` -> `a[0].b`; the root is "the input". */
 function fieldOf(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   if (parts.length === 0) return 'the input';
   const path = parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
@@ -128,9 +131,7 @@ const nullBranch = (e: ErrorObject) => e.keyword === 'type' && (e.params as Para
 export function schemaProblems(errors: readonly ErrorObject[]): string[] {
   let list = errors.filter((e) => !nullBranch(e));
   // An anyOf/oneOf whose branches already explained the fault adds nothing.
-  list = list.filter(
-    (e) => !((e.keyword === 'anyOf' || e.keyword === 'oneOf') && list.some((o) => o !== e && o.schemaPath.startsWith(`${e.schemaPath}/`))),
-  );
+  list = list.filter((e) => !((e.keyword === 'anyOf' || e.keyword === 'oneOf') && list.some((o) => o !== e && o.schemaPath.startsWith(`${e.schemaPath}/`))));
   // A value of the wrong type: report the type only, not the rules of the type it is not.
   const wrongType = new Set(list.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   list = list.filter((e) => e.keyword === 'type' || e.keyword === 'required' || e.keyword === 'additionalProperties' || !wrongType.has(e.instancePath));

@@ -9,8 +9,25 @@ export const TYPE_MARK = 'x-typemcp-type';
 
 // JSON Schema 2020-12 format vocabulary; anything else makes strict validators (Ajv) refuse the schema.
 const STANDARD_FORMATS = new Set([
-  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6',
-  'uri', 'uri-reference', 'iri', 'iri-reference', 'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
 ]);
 const COMBINERS = ['$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', 'if'];
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);

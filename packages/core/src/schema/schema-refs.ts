@@ -96,7 +96,8 @@ function inlineSiblings(siblings: Schema, defs: Map<string, Schema>, keep: Set<s
 export function renameRefs(schema: Schema, names: Map<string, string>): Schema {
   const out = mapSubschemas(schema, (sub) => renameRefs(sub, names));
   const ref = out.$ref;
-  if (typeof ref === 'string' && ref.startsWith(DEFS_PREFIX)) out.$ref = DEFS_PREFIX + (names.get(ref.slice(DEFS_PREFIX.length)) ?? ref.slice(DEFS_PREFIX.length));
+  if (typeof ref === 'string' && ref.startsWith(DEFS_PREFIX))
+    out.$ref = DEFS_PREFIX + (names.get(ref.slice(DEFS_PREFIX.length)) ?? ref.slice(DEFS_PREFIX.length));
   if (isSchema(out.$defs)) out.$defs = Object.fromEntries(Object.entries(out.$defs).map(([id, def]) => [names.get(id) ?? id, def]));
   return out;
 }

@@ -33,7 +33,10 @@ export class StockSchemas {
   of(dto: ClassType): Schema {
     const pass = (this.pass ??= this.runPass());
     if (pass.converted.has(dto) && pass.names.get(dto.name) === 1) return pass.schemas[dto.name] ?? {};
-    return targetConstructorToSchema(dto, this.options(() => undefined)) as Schema;
+    return targetConstructorToSchema(
+      dto,
+      this.options(() => undefined),
+    ) as Schema;
   }
 
   /** A `@ValidateNested()` property of `dto` (or a base class) that has no `@Type()`. */

@@ -14,7 +14,8 @@ function invalid(option: string, message: string): InvalidOptionError {
 /** Throws for the first of createServer()'s own options it cannot work with. */
 export function checkServerOptions(options: ServerOptions): void {
   if (options === null || typeof options !== 'object') throw invalid('options', 'give createServer() an object with at least a name and a version');
-  if (options.name === undefined) throw invalid('name', 'the server needs a name (clients show it), e.g. createServer({ name: "my-server", version: "1.0.0" })');
+  if (options.name === undefined)
+    throw invalid('name', 'the server needs a name (clients show it), e.g. createServer({ name: "my-server", version: "1.0.0" })');
   check.string('name', options.name);
   if (options.version === undefined) throw invalid('version', 'the server needs a version, e.g. "1.0.0"');
   check.string('version', options.version);
@@ -40,6 +41,9 @@ export function checkServerOptions(options: ServerOptions): void {
   check.boolean('schema.inlineRefs', options.schema?.inlineRefs);
   const unknownFields = options.schema?.unknownFields;
   if (unknownFields !== undefined && unknownFields !== 'reject' && unknownFields !== 'strip') {
-    throw invalid('schema.unknownFields', `it must be 'reject' (the default: an undeclared field is refused) or 'strip' (dropped), not ${JSON.stringify(unknownFields)}`);
+    throw invalid(
+      'schema.unknownFields',
+      `it must be 'reject' (the default: an undeclared field is refused) or 'strip' (dropped), not ${JSON.stringify(unknownFields)}`,
+    );
   }
 }

@@ -123,7 +123,10 @@ export class TypeMcpServer {
     if (checkCompletions) this.checkCompletions([def], def);
     this.container.register(target);
     const instance = this.container.get(target) as object;
-    this.bound.set(target, { def, unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)) });
+    this.bound.set(target, {
+      def,
+      unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)),
+    });
     markServed(target);
     if (def.completions.length) this.engine.registry.completersChanged();
   }

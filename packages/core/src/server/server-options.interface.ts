@@ -15,7 +15,8 @@ export interface DefinitionWarning {
 
 /** Options of {@link createServer}: the server's identity (name, version, title...) and how it is built. @publicApi */
 export interface ServerOptions
-  extends Implementation,
+  extends
+    Implementation,
     Pick<
       ProtocolServerOptions,
       'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults'

@@ -80,7 +80,6 @@ describe('nested DTOs and arrays', () => {
       ['missing required array', { ...order, tags: undefined }, false],
     ]);
   });
-
 });
 
 describe('each without @IsArray', () => {

@@ -141,7 +141,12 @@ describe('property initialisers are defaults', () => {
         this.name = init.name;
       }
     }
-    expect(new DtoSchemaFactory().forClass(Needy)).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(new DtoSchemaFactory().forClass(Needy)).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
   });
 });
 

@@ -76,10 +76,7 @@ export class McpHttpHost implements SessionHost {
     this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
     this.keepAlive = new KeepAlive(options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
     const bind = options.host ?? HTTP_DEFAULTS.host;
-    this.guard = new HostOriginGuard(
-      options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false),
-      options.allowedOrigins ?? LOOPBACK_HOSTS,
-    );
+    this.guard = new HostOriginGuard(options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false), options.allowedOrigins ?? LOOPBACK_HOSTS);
     if (options.auth) this.auth = new BearerAuth(options.auth);
     const auth = options.auth;
     // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
@@ -111,7 +108,9 @@ export class McpHttpHost implements SessionHost {
   register(session: StoredSession): void {
     if (!this.store.add(session)) {
       void session.close(0);
-      throw new HttpTransportError(HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', { headers: { 'Retry-After': '5' } });
+      throw new HttpTransportError(HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', {
+        headers: { 'Retry-After': '5' },
+      });
     }
   }
 
@@ -127,7 +126,10 @@ export class McpHttpHost implements SessionHost {
   lookup<S extends StoredSession>(kind: S['kind'], id: string, principal: unknown): S {
     const session = this.store.get(id);
     if (!session || session.kind !== kind || (this.auth && !this.samePrincipal(session.principal, principal))) {
-      throw new HttpTransportError(HttpErrorCode.SessionNotFound, 'Session not found: it ended or never existed; send initialize without a session id to start one');
+      throw new HttpTransportError(
+        HttpErrorCode.SessionNotFound,
+        'Session not found: it ended or never existed; send initialize without a session id to start one',
+      );
     }
     return session as S;
   }

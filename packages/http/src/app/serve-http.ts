@@ -39,8 +39,7 @@ export interface ServeHttpOptions extends HttpOptions {
 function serverTimeouts(options: ServeHttpOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
   const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
   const headersTimeout =
-    options.headersTimeoutMs ??
-    (requestTimeout === 0 ? HTTP_DEFAULTS.headersTimeoutMs : Math.min(HTTP_DEFAULTS.headersTimeoutMs, requestTimeout));
+    options.headersTimeoutMs ?? (requestTimeout === 0 ? HTTP_DEFAULTS.headersTimeoutMs : Math.min(HTTP_DEFAULTS.headersTimeoutMs, requestTimeout));
   if (requestTimeout > 0 && headersTimeout > requestTimeout) {
     throw new InvalidOptionError(
       'headersTimeoutMs',

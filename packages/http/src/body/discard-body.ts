@@ -14,7 +14,6 @@ export interface DiscardBudget {
   readonly timeoutMs: number;
 }
 
-
 /** Sends `error`; the response ends once the request body ended or the budget ran out. */
 export function sendThenDiscard(req: IncomingMessage, res: ServerResponse, error: HttpTransportError, budget: DiscardBudget): void {
   if (req.complete || req.destroyed || res.headersSent || budget.maxBytes === 0 || budget.timeoutMs === 0) return sendHttpError(res, error);

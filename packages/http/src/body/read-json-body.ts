@@ -38,7 +38,9 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
   }
   const encoding = req.headers['content-encoding'];
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    return Promise.reject(new HttpTransportError(HttpErrorCode.UnsupportedMediaType, `Content-Encoding "${encoding}" is not supported; send the body uncompressed`));
+    return Promise.reject(
+      new HttpTransportError(HttpErrorCode.UnsupportedMediaType, `Content-Encoding "${encoding}" is not supported; send the body uncompressed`),
+    );
   }
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));

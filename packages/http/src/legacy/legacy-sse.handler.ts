@@ -54,6 +54,8 @@ export class LegacySseHandler {
     });
 
   /** Any other method on /sse or /messages. */
-  readonly notAllowed = (allow: string) => (req: Request, res: Response): void =>
-    sendHttpError(res, new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, { headers: { Allow: allow } }));
+  readonly notAllowed =
+    (allow: string) =>
+    (req: Request, res: Response): void =>
+      sendHttpError(res, new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, { headers: { Allow: allow } }));
 }

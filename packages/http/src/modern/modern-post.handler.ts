@@ -5,12 +5,7 @@
  * header against `_meta` (400, -32020), the version (400, -32022), the Mcp-Method and Mcp-Name
  * headers against the body (400, -32020), the method (404, -32601).
  */
-import {
-  ErrorCode,
-  type JsonObject,
-  type JsonRpcErrorObject,
-  type RequestId,
-} from '@typemcp/protocol';
+import { ErrorCode, type JsonObject, type JsonRpcErrorObject, type RequestId } from '@typemcp/protocol';
 import { admitModernPost, classifyMessage, headerMismatch, refuseModernBatch } from '@typemcp/protocol/internal';
 import type { Request, Response } from 'express';
 import type { McpHttpHost } from '../app/mcp-http.host.js';

@@ -37,7 +37,8 @@ export class HostOriginGuard {
       this.hostsWithPort = new Set();
       for (const entry of allowedHosts) {
         // A bare IPv6 address (`::1`) is written in brackets in a Host header.
-        const e = entry.includes(':') && entry.indexOf(':') !== entry.lastIndexOf(':') && !entry.startsWith('[') ? `[${entry.toLowerCase()}]` : entry.toLowerCase();
+        const e =
+          entry.includes(':') && entry.indexOf(':') !== entry.lastIndexOf(':') && !entry.startsWith('[') ? `[${entry.toLowerCase()}]` : entry.toLowerCase();
         (hostName(e) === e ? this.hostNames : this.hostsWithPort).add(e);
       }
     }

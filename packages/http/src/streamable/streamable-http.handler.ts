@@ -24,8 +24,7 @@ const PRIMING_SINCE = '2025-11-25';
 /** What a request without MCP-Protocol-Version is taken to speak (transports spec). */
 const DEFAULT_HEADER_REVISION = '2025-03-26';
 
-const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | null = null) =>
-  new HttpTransportError(code, message, { id });
+const badRequest = (code: HttpErrorCodeValue, message: string, id: RequestId | null = null) => new HttpTransportError(code, message, { id });
 
 /** The engine's answer to an invalid message, written on the batch's stream. */
 const invalidAnswer = (k: Inbound & { kind: 'invalid' }) =>
@@ -48,7 +47,9 @@ export class StreamableHttpHandler {
       const version = headerOf(req, 'mcp-protocol-version');
       if (version !== undefined && revisionFeatures(version)?.modern && headerOf(req, 'mcp-session-id') === undefined) {
         // 2026-07-28 has no GET stream (subscriptions/listen replaced it) and no session to DELETE.
-        throw new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: protocol revision ${version} uses POST only`, { headers: { Allow: 'POST' } });
+        throw new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: protocol revision ${version} uses POST only`, {
+          headers: { Allow: 'POST' },
+        });
       }
       if (req.method === 'GET' && this.host.stateful) return await this.get(req, res, principal);
       if (req.method === 'DELETE' && this.host.stateful) return await this.delete(req, res, principal);
@@ -74,7 +75,8 @@ export class StreamableHttpHandler {
 
   private session(req: Request, principal: unknown): StreamableSession {
     const id = headerOf(req, 'mcp-session-id');
-    if (id === undefined) throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
+    if (id === undefined)
+      throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
     return this.host.lookup<StreamableSession>('streamable', id, principal);
   }
 
@@ -88,7 +90,8 @@ export class StreamableHttpHandler {
     // An unknown session is refused before its body is read.
     const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
     const body = await readJsonBody(req, this.host.maxBodyBytes);
-    if (!existing && postEra(headerOf(req, 'mcp-session-id'), headerOf(req, 'mcp-protocol-version'), body) === 'modern') return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
+    if (!existing && postEra(headerOf(req, 'mcp-session-id'), headerOf(req, 'mcp-protocol-version'), body) === 'modern')
+      return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
     const version = this.protocolVersion(req);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];

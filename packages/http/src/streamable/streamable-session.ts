@@ -72,7 +72,6 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     return this.closing !== undefined;
   }
 
-
   /** True when a request with this id is still waiting for its response. */
   hasPending(id: RequestId): boolean {
     return this.byRequest.has(id);

@@ -108,8 +108,21 @@ export function post(url: string, body: unknown, headers: Record<string, string>
 }
 
 /** Starts a session: initialize (at `revision`) + notifications/initialized; returns the session id. */
-export async function initialize(url: string, revision = '2025-11-25', headers: Record<string, string> = {}): Promise<{ sessionId: string; events: SseEvent[] }> {
-  const res = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: revision, capabilities: { sampling: {} }, clientInfo: { name: 't', version: '1' } } }, headers);
+export async function initialize(
+  url: string,
+  revision = '2025-11-25',
+  headers: Record<string, string> = {},
+): Promise<{ sessionId: string; events: SseEvent[] }> {
+  const res = await post(
+    url,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: revision, capabilities: { sampling: {} }, clientInfo: { name: 't', version: '1' } },
+    },
+    headers,
+  );
   if (res.status !== 200) throw new Error(`initialize: ${res.status} ${await res.text()}`);
   const sessionId = res.headers.get('mcp-session-id')!;
   const events = parseSse(await res.text());
@@ -127,7 +140,7 @@ export async function call(url: string, sessionId: string, id: number | string, 
 /** Reads an open SSE response incrementally. */
 export class SseReader {
   private buffer = '';
-  private pending?: ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>;
+  private pending?: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>;
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
 

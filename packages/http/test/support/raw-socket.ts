@@ -19,7 +19,9 @@ export interface RawOutcome {
 /** A request head with the headers every MCP route needs (Host matches the loopback allow-list). */
 export function head(method: string, path: string, port: number, headers: Record<string, string> = {}): string {
   const all = { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers };
-  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 }
 
 /**

@@ -19,8 +19,6 @@ export class McpError extends Error {
 
   /** The JSON-RPC `error` member for this error. */
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }

@@ -21,7 +21,8 @@ function checkRequestState(state: ProtocolServerOptions['requestState']): void {
   check.array('requestState.keys', state?.keys);
   state?.keys?.forEach((key, i) => {
     const usable = (typeof key === 'string' || key instanceof Uint8Array) && key.length > 0;
-    if (!usable) throw new InvalidOptionError(`requestState.keys[${i}]`, `Invalid option "requestState.keys[${i}]": each key must be a non-empty string or Uint8Array.`);
+    if (!usable)
+      throw new InvalidOptionError(`requestState.keys[${i}]`, `Invalid option "requestState.keys[${i}]": each key must be a non-empty string or Uint8Array.`);
   });
   check.ms('requestState.ttlMs', state?.ttlMs, 1, D.requestStateTtlMs);
 }
@@ -35,9 +36,11 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   if (info === undefined) throw new InvalidOptionError('serverInfo', 'Invalid option "serverInfo": it is required ({ name, version }).');
   check.object('serverInfo', info);
   const { name, version } = info as { name?: unknown; version?: unknown };
-  if (name === undefined) throw new InvalidOptionError('serverInfo.name', 'Invalid option "serverInfo.name": the server needs a name (sent to clients in initialize).');
+  if (name === undefined)
+    throw new InvalidOptionError('serverInfo.name', 'Invalid option "serverInfo.name": the server needs a name (sent to clients in initialize).');
   check.string('serverInfo.name', name);
-  if (version === undefined) throw new InvalidOptionError('serverInfo.version', 'Invalid option "serverInfo.version": the server needs a version such as "1.0.0".');
+  if (version === undefined)
+    throw new InvalidOptionError('serverInfo.version', 'Invalid option "serverInfo.version": the server needs a version such as "1.0.0".');
   check.string('serverInfo.version', version);
   check.string('instructions', options.instructions, true);
   check.integer('pageSize', options.pageSize, 1, Number.MAX_SAFE_INTEGER, D.pageSize);

@@ -30,11 +30,7 @@ export type TemplateReader = (uri: string, variables: UriVariables, ctx: Request
 export type PromptHandler = (args: Record<string, string>, ctx: RequestContext) => Awaitable<GetPromptResult>;
 
 /** Suggests values for one argument; `context` holds the other arguments already chosen. */
-export type CompletionHandler = (
-  value: string,
-  context: Record<string, string>,
-  ctx: RequestContext,
-) => Awaitable<Completion | string[]>;
+export type CompletionHandler = (value: string, context: Record<string, string>, ctx: RequestContext) => Awaitable<Completion | string[]>;
 
 /** Completion handlers keyed by argument (prompt) or variable (template) name. */
 export type Completers = Record<string, CompletionHandler>;

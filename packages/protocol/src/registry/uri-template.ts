@@ -113,9 +113,7 @@ export class UriTemplate {
     if (operator === '?' || operator === '&' || operator === ';') {
       const pairs = raw.split(operator === ';' ? ';' : /[?&]/).filter(Boolean);
       for (const v of vars) {
-        const values = pairs
-          .filter((p) => p === v.name || p.startsWith(v.name + '='))
-          .map((p) => decode(p.slice(v.name.length + 1)));
+        const values = pairs.filter((p) => p === v.name || p.startsWith(v.name + '=')).map((p) => decode(p.slice(v.name.length + 1)));
         if (values.length) out[v.name] = v.explode ? values : values[0];
       }
       return;

@@ -21,13 +21,7 @@ export const MetaKey = {
 } as const;
 
 /** Methods a modern request may not use: the handshake and what per-request `_meta` replaced. */
-export const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
+export const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 
 /** Methods that exist only in the modern era. */
 export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);

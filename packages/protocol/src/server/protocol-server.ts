@@ -267,4 +267,3 @@ export class ProtocolServer implements ServerHost {
     await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
   }
 }
-

@@ -191,9 +191,7 @@ export class RequestContext {
     }
     const features = this.features;
     if (!features.elicitation) {
-      return Promise.reject(
-        new LocalClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`),
-      );
+      return Promise.reject(new LocalClientRequestError(ErrorCode.InvalidRequest, `Elicitation does not exist in protocol revision ${features.revision}.`));
     }
     const refused = this.session.missingClientCapability('elicitation', 'elicitation/create');
     if (refused) return Promise.reject(refused);

@@ -7,14 +7,7 @@
  * request with the answers and the echoed `requestState` until it completes. Change
  * notifications arrive on a long-lived `subscriptions/listen` request.
  */
-import {
-  ErrorCode,
-  type Implementation,
-  type JsonObject,
-  type LoggingLevel,
-  type RequestId,
-  type ServerCapabilities,
-} from '@typemcp/protocol';
+import { ErrorCode, type Implementation, type JsonObject, type LoggingLevel, type RequestId, type ServerCapabilities } from '@typemcp/protocol';
 import { isJsonObject as isObject, MetaKey } from '@typemcp/protocol/internal';
 import { InputRoundsExceededError } from '../errors.js';
 import { JsonRpcError } from '../json-rpc.error.js';
@@ -30,7 +23,6 @@ interface Listen {
   /** Settles when the server ends it (result), or it is cancelled or the connection closes. */
   done: Promise<unknown>;
 }
-
 
 /** @internal */
 export class ModernDriver implements ClientDriver {

@@ -41,9 +41,7 @@ export function resourceHandlers(server: ServerHost): MethodTable {
 
     'resources/templates/list'(params, ctx) {
       const page = server.listPage('templates', ctx.features, params.cursor);
-      return page.nextCursor
-        ? { resourceTemplates: page.items, nextCursor: page.nextCursor }
-        : { resourceTemplates: page.items };
+      return page.nextCursor ? { resourceTemplates: page.items, nextCursor: page.nextCursor } : { resourceTemplates: page.items };
     },
 
     'resources/read'(params, ctx) {
@@ -59,7 +57,12 @@ export function resourceHandlers(server: ServerHost): MethodTable {
       } catch (error) {
         return missing(error, f);
       }
-      return isThenable(out) ? out.then((value) => shape(value, uri, f), (error: unknown) => missing(error, f)) : shape(out, uri, f);
+      return isThenable(out)
+        ? out.then(
+            (value) => shape(value, uri, f),
+            (error: unknown) => missing(error, f),
+          )
+        : shape(out, uri, f);
     },
 
     'resources/subscribe'(params, ctx) {
