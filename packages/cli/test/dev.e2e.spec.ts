@@ -6,7 +6,8 @@
  * server end with a signal, with stdin, and with the `npm run dev` that started them.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -59,8 +60,8 @@ function exitOf(child: ChildProcess, ms = 5000): Promise<number | string> {
 }
 
 /** Starts `command` in the project with piped stdio; `stderr()` is what it printed so far. */
-function launch(dir: string, command: string, args: string[]): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(command, args, { cwd: dir, stdio: 'pipe' });
+function launch(dir: string, command: string, args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(command, args, { cwd: dir, stdio: 'pipe', env });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout!.resume();
@@ -130,16 +131,21 @@ describe('typemcp dev', () => {
     });
 
     it('when the npm run dev that started it is killed', async () => {
-      // The project's node_modules/.bin/typemcp is the workspace build, which tsc writes without
-      // the executable bit npm gives an installed package's bin.
+      // An installed @typemcp/cli puts `typemcp` in node_modules/.bin. The workspace's own link is
+      // made by `npm ci` only when dist/bin.js already exists, which it does not on a clean clone
+      // (the build comes after the install), so the test puts the built command on PATH itself;
+      // tsc writes it without the executable bit npm gives an installed package's bin.
       chmodSync(CLI, 0o755);
-      const npm = launch(dir, 'npm', ['run', 'dev']);
+      const bin = mkdtempSync(path.join(tmpdir(), 'typemcp-bin-'));
+      symlinkSync(CLI, path.join(bin, 'typemcp'));
+      const npm = launch(dir, 'npm', ['run', 'dev'], { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` });
       // npm, its shell and a cold swc load before the first line: slow on a loaded 2-core machine.
       await until('typemcp dev to start the server', () => npm.stderr().includes('[typemcp dev] running'), 40_000);
       const tree = await until('the server process', () => descendants(npm.child.pid!).length >= 3 && descendants(npm.child.pid!));
       npm.child.kill('SIGTERM');
       await exitOf(npm.child);
       await until(`${tree.join(', ')} to exit`, () => tree.every((pid) => !alive(pid)));
+      rmSync(bin, { recursive: true, force: true });
     }, 60_000);
   });
 
