@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClient } from './lib/client.mjs';
 import { runSeq, runPipe, runBig } from './lib/scenarios.mjs';
-import { median } from './lib/stats.mjs';
+import { median, pairedRatios } from './lib/stats.mjs';
 import { pairedTable, resultsTable, perRoundTable, machineLine } from './lib/report.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
@@ -174,16 +174,7 @@ const rows = active
 
 const table = resultsTable(rows, cfg.depth);
 const raw = active.find((s) => s.name === 'raw');
-const paired = raw?.rounds.length
-  ? active
-      .filter((s) => s !== raw && s.rounds.length === raw.rounds.length)
-      .map((s) => ({
-        name: s.name,
-        seq: median(s.rounds.map((r, i) => r.seq.callsPerSec / raw.rounds[i].seq.callsPerSec)),
-        pipe: median(s.rounds.map((r, i) => r.pipe.callsPerSec / raw.rounds[i].pipe.callsPerSec)),
-        big8: median(s.rounds.map((r, i) => r.big8 / raw.rounds[i].big8)),
-      }))
-  : [];
+const paired = pairedRatios(active);
 const pairs = paired.length ? pairedTable(paired, cfg.depth) : '';
 const rawTable = raw?.rounds.length ? perRoundTable(raw.rounds, cfg.depth) : '';
 const failureLines = [...failures].map(([name, msg]) => `- **${name} FAILED**: ${msg}`).join('\n');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { barChart } from './chart.mjs';
 import { loadResults } from './results.mjs';
 import { fmtInt, fmtMs, fmtRatio, machineLine, pairedTable, perRoundTable, replaceSection, resultsTable } from './report.mjs';
-import { median } from './stats.mjs';
+import { pairedRatios } from './stats.mjs';
 
 const OURS = new Set(['typemcp', 'engine', 'typemcp-base']);
 const kindOf = (name) => (name === 'raw' ? 'raw' : OURS.has(name) ? 'ours' : 'other');
@@ -94,16 +94,7 @@ function stdioSection(doc) {
   const c = doc.config;
   const rows = measured(doc).map((s) => ({ name: s.name, ...s.median }));
   const raw = doc.servers.find((s) => s.name === 'raw');
-  const paired = raw?.rounds.length
-    ? measured(doc)
-        .filter((s) => s !== raw && s.rounds.length === raw.rounds.length)
-        .map((s) => ({
-          name: s.name,
-          seq: median(s.rounds.map((r, i) => r.seq.callsPerSec / raw.rounds[i].seq.callsPerSec)),
-          pipe: median(s.rounds.map((r, i) => r.pipe.callsPerSec / raw.rounds[i].pipe.callsPerSec)),
-          big8: median(s.rounds.map((r, i) => r.big8 / raw.rounds[i].big8)),
-        }))
-    : [];
+  const paired = pairedRatios(measured(doc));
   const failures = Object.entries(doc.failures ?? {}).map(([name, msg]) => `- **${name} FAILED**: ${msg}`);
   return [
     header(doc, [
