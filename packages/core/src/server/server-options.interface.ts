@@ -19,7 +19,7 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults'
+      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
