@@ -54,6 +54,9 @@ export type Invoke = (input: unknown, rc: RequestContext) => unknown;
 
 type Step = (call: InterceptorCall) => Promise<unknown>;
 
+/** What `run` returns (awaited) or throws, as a promise. */
+const promised = (run: () => unknown): Promise<unknown> => new Promise((resolve) => resolve(run()));
+
 /** Builds interceptor chains (a class, so tests can watch composition happen once). */
 export class InterceptorChain {
   /**
@@ -66,11 +69,11 @@ export class InterceptorChain {
     feature: InterceptedFeature,
     validator: DtoValidator,
   ): (input: unknown, rc: RequestContext, uri?: string) => Promise<unknown> {
-    let step: Step = async (call) => invoke(call.input, call.request);
+    let step: Step = (call) => promised(() => invoke(call.input, call.request));
     for (let i = interceptors.length - 1; i >= 0; i--) {
       const interceptor = interceptors[i];
       const next = step;
-      step = async (call) => interceptor.intercept(call, () => next(call));
+      step = (call) => promised(() => interceptor.intercept(call, () => next(call)));
     }
     const first = step;
     return (input, rc, uri) => first(new Call(feature, input, rc, validator, uri));
