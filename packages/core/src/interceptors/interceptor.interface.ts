@@ -15,8 +15,9 @@ export interface InterceptorCall {
   readonly name: string;
   /** The URI read (resources only). */
   readonly uri?: string;
-  /** The `@McpService()` class and the method called. */
+  /** The `@McpService()` class. */
   readonly service: ClassType;
+  /** The name of the method called. */
   readonly method: string;
   /** The validated input: the DTO instance (or raw JSON arguments, or template variables); undefined for a method without input. */
   readonly input: unknown;
@@ -39,6 +40,7 @@ export type CallNext = () => Promise<unknown>;
  * @publicApi
  */
 export interface Interceptor {
+  /** Wraps one call: `next()` runs the rest of the chain and the method. */
   intercept(call: InterceptorCall, next: CallNext): unknown;
 }
 

@@ -13,7 +13,9 @@ import type { RequestContext } from './request-context.js';
 
 /** A request about to be handled (`onRequest`). @publicApi */
 export interface RequestHookEvent {
+  /** The JSON-RPC method, e.g. `tools/call`. */
   readonly method: string;
+  /** The request's params (an empty object when it had none). */
   readonly params: JsonObject;
   /** The request's context: id, session, principal, signal. */
   readonly ctx: RequestContext;
@@ -21,8 +23,11 @@ export interface RequestHookEvent {
 
 /** A request its handler has answered (`onResponse`): `ok` with `result`, or the thrown `error`. @publicApi */
 export interface ResponseHookEvent extends RequestHookEvent {
+  /** True when the handler returned a result, false when it threw or rejected. */
   readonly ok: boolean;
+  /** The handler's result (before the 2026-07-28 decoration of the answer). */
   readonly result?: unknown;
+  /** What the handler threw: an McpError (answered as such) or another error (masked as -32603). */
   readonly error?: unknown;
   /** Milliseconds from the handler's call to its result or error. */
   readonly durationMs: number;
@@ -30,8 +35,11 @@ export interface ResponseHookEvent extends RequestHookEvent {
 
 /** A notification from the client, handled or not (`onNotification`). @publicApi */
 export interface NotificationHookEvent {
+  /** The notification's method, e.g. `notifications/cancelled`. */
   readonly method: string;
+  /** Its params (an empty object when it had none). */
   readonly params: JsonObject;
+  /** The session it arrived on. */
   readonly session: SessionContract;
 }
 
@@ -42,19 +50,27 @@ export interface NotificationHookEvent {
  * @publicApi
  */
 export interface ErrorHookEvent {
+  /** What was thrown. */
   readonly error: unknown;
   /** Where it happened, e.g. `tools/call echo (request 3)` or `hook onRequest`. */
   readonly where: string;
+  /** The request it happened in, when there is one. */
   readonly ctx?: RequestContext;
 }
 
 /** The hook functions by name. A returned promise is not awaited; its rejection is reported. @publicApi */
 export interface HookHandlers {
+  /** Before a method handler runs. */
   onRequest: (event: RequestHookEvent) => unknown;
+  /** When a method handler returned or threw, with the duration. */
   onResponse: (event: ResponseHookEvent) => unknown;
+  /** For every notification from the client, handled or not. */
   onNotification: (event: NotificationHookEvent) => unknown;
+  /** For every internal error the server reports. */
   onError: (event: ErrorHookEvent) => unknown;
+  /** When a transport connects a session. */
   onSessionOpen: (session: SessionContract) => unknown;
+  /** When a session has closed. */
   onSessionClose: (session: SessionContract) => unknown;
 }
 
