@@ -19,7 +19,11 @@ export interface InterceptorCall {
   readonly service: ClassType;
   /** The name of the method called. */
   readonly method: string;
-  /** The validated input: the DTO instance (or raw JSON arguments, or template variables); undefined for a method without input. */
+  /**
+   * The validated input: the DTO instance (a resource's from its URI variables); a tool's
+   * arguments as sent when it has no input DTO or a raw `inputSchema`; undefined for a resource
+   * or prompt without input.
+   */
   readonly input: unknown;
   /** Who the client is, as the transport's authentication established it (undefined on stdio). */
   readonly principal: unknown;
