@@ -32,6 +32,8 @@ export const CoreErrorCode = {
   DtoPropertyNotInTemplate: 'TYPEMCP_ERR_DTO_PROPERTY_NOT_IN_TEMPLATE',
   /** A @Complete naming a prompt or template no served service declares. */
   UnknownCompletionTarget: 'TYPEMCP_ERR_UNKNOWN_COMPLETION_TARGET',
+  /** An interceptor that is neither a class nor an object with an `intercept` method. */
+  InvalidInterceptor: 'TYPEMCP_ERR_INVALID_INTERCEPTOR',
   /** A DTO property without a class-validator decorator. */
   UndecoratedProperty: 'TYPEMCP_ERR_UNDECORATED_PROPERTY',
   /** Validators on one property no single value can satisfy. */

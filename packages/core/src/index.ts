@@ -13,6 +13,8 @@ export { McpService } from './decorators/mcp-service.decorator.js';
 export { Prompt } from './decorators/prompt.decorator.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
+export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
+export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
 export { Context, type ContextLogger, type ElicitResult, type LogMethod, type Root, type SampleOptions, type SampleResult } from './context/context.js';

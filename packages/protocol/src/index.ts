@@ -43,6 +43,7 @@ export type {
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
 export type { MethodHandler, NotificationHandler, SetHandlerOptions } from './server/handlers/method-handler.type.js';
+export type { ErrorHookEvent, HookHandlers, HookName, HooksOption, NotificationHookEvent, RequestHookEvent, ResponseHookEvent } from './server/hooks.js';
 export { ProtocolServer, type CacheOptions, type ProtocolServerOptions } from './server/protocol-server.js';
 export { RequestContext, type CacheHint } from './server/request-context.js';
 export type { ModernRequestMeta } from './server/modern-request.js';

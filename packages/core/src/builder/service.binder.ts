@@ -22,6 +22,8 @@ import { Context } from '../context/context.js';
 import type { DtoResult, DtoValidator } from '../pipeline/dto-validator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
+import { InterceptorChain, type InterceptedFeature } from '../interceptors/interceptor-chain.js';
+import type { Interceptor } from '../interceptors/interceptor.interface.js';
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -51,6 +53,22 @@ function caller(instance: object, plan: Invocation, validator: DtoValidator) {
     }
     return method(...args);
   };
+}
+
+/** The interceptors of one method, global ones first (empty for most). */
+export type InterceptorsOf = (method: string) => readonly Interceptor[];
+
+/**
+ * `call` wrapped by the method's interceptors, composed now; `call` itself when it has none, so
+ * that path is the same as without interceptors.
+ */
+function intercepted(
+  call: (dto: unknown, rc: RequestContext, uri?: string) => unknown,
+  interceptors: readonly Interceptor[],
+  feature: InterceptedFeature,
+  validator: DtoValidator,
+) {
+  return interceptors.length === 0 ? call : InterceptorChain.compose(interceptors, call, feature, validator);
 }
 
 /** Outside tools a ToolError has no result to live in: it becomes a -32602 carrying its message. */
@@ -98,11 +116,14 @@ export function bindService(
   completions: CompletionTable,
   validator: DtoValidator,
   report: FaultReporter,
+  interceptorsOf: InterceptorsOf = () => [],
 ): () => void {
   const undo: (() => void)[] = [];
+  const feature = (kind: InterceptedFeature['kind'], name: string, method: string): InterceptedFeature => ({ kind, name, service: def.target, method });
 
   for (const tool of def.tools) {
-    const call = caller(instance, tool.invocation, validator);
+    const { method } = tool.invocation;
+    const call = intercepted(caller(instance, tool.invocation, validator), interceptorsOf(method), feature('tool', tool.definition.name, method), validator);
     const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
     const { output } = tool;
     const finish = output ? checkedOutput(output, tool.invocation.origin, validator, report) : (value: unknown) => toCallToolResult(value, false);
@@ -128,7 +149,13 @@ export function bindService(
   }
 
   for (const resource of def.resources) {
-    const call = caller(instance, resource.invocation, validator);
+    const { method } = resource.invocation;
+    const call = intercepted(
+      caller(instance, resource.invocation, validator),
+      interceptorsOf(method),
+      feature('resource', resource.definition.name, method),
+      validator,
+    );
     const { mimeType } = resource.definition;
     if (resource.template) {
       const definition = resource.definition as ResourceTemplateDefinition;
@@ -142,7 +169,7 @@ export function bindService(
             if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${uri}: ${checked.problems.join('; ')}`);
             dto = checked.value;
           }
-          return toReadResourceResult(await visible(() => call(dto, rc)), uri, mimeType);
+          return toReadResourceResult(await visible(() => call(dto, rc, uri)), uri, mimeType);
         },
         completersFor(completions, completionKey('resource', definition.uriTemplate)),
         resource.cache,
@@ -150,15 +177,16 @@ export function bindService(
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc)), uri, mimeType), resource.cache);
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType), resource.cache);
       undo.push(() => registry.removeResource(definition.uri));
     }
   }
 
   for (const prompt of def.prompts) {
-    const call = caller(instance, prompt.invocation, validator);
     const input = prompt.invocation.input?.type;
     const { name, description } = prompt.definition;
+    const { method } = prompt.invocation;
+    const call = intercepted(caller(instance, prompt.invocation, validator), interceptorsOf(method), feature('prompt', name, method), validator);
     registry.addPrompt(
       prompt.definition,
       async (args, rc) => {

@@ -139,3 +139,11 @@ export function unservedService(target: ClassType): DefinitionWarning {
       'or declare it @McpService({ deferred: true }) if server.addService() adds it at run time.',
   };
 }
+
+export function invalidInterceptor(where: string, value: unknown): DefinitionError {
+  const seen = typeof value === 'function' ? `class ${value.name}` : value === null ? 'null' : typeof value;
+  return new DefinitionError(
+    CoreErrorCode.InvalidInterceptor,
+    `An interceptor of ${where} is not usable (${seen} without an intercept(call, next) method); give a class implementing Interceptor, or an instance of one.`,
+  );
+}

@@ -97,6 +97,14 @@ export interface CompleteMetadataArgs extends MemberMetadataArgs {
   options: CompleteOptions;
 }
 
+/** `@UseInterceptors()` on a class (no `method`) or a method. */
+export interface InterceptorsMetadataArgs {
+  target: ClassType;
+  method?: string;
+  /** Interceptor classes or instances, first outermost. */
+  interceptors: readonly unknown[];
+}
+
 /** `@Description` on a DTO property. */
 export interface DescriptionMetadataArgs {
   target: ClassType;

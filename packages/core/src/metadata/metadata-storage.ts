@@ -7,6 +7,7 @@ import type {
   ClassType,
   CompleteMetadataArgs,
   DescriptionMetadataArgs,
+  InterceptorsMetadataArgs,
   PromptMetadataArgs,
   ResourceMetadataArgs,
   ToolMetadataArgs,
@@ -22,6 +23,7 @@ export class MetadataStorage {
   readonly prompts: PromptMetadataArgs[] = [];
   readonly completes: CompleteMetadataArgs[] = [];
   readonly descriptions: DescriptionMetadataArgs[] = [];
+  readonly interceptors: InterceptorsMetadataArgs[] = [];
 
   /** The class record of `target`, if decorated. */
   classOf(target: ClassType): ClassMetadataArgs | undefined {
@@ -33,6 +35,16 @@ export class MetadataStorage {
     const chain: unknown[] = [];
     for (let c: unknown = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.push(c);
     return chain.flatMap((c) => records.filter((r) => r.target === c));
+  }
+
+  /**
+   * The interceptors `@UseInterceptors()` put on `target` (and its base classes, base first) or,
+   * with `method`, on that method; in the order they are listed, across decorators top to bottom.
+   */
+  interceptorsOf(target: ClassType, method?: string): unknown[] {
+    // Nearest class first, and decorators apply bottom-up: reversed, base classes and topmost decorators come first.
+    const records = this.membersOf(this.interceptors, target).filter((r) => r.method === method);
+    return records.reverse().flatMap((r) => r.interceptors);
   }
 
   /** The `@Description` record of a DTO property, looking through base classes. */
@@ -47,7 +59,7 @@ export class MetadataStorage {
 
   /** Forgets everything (tests declare their classes inside the test and reset in between). */
   reset(): void {
-    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions]) list.length = 0;
+    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors]) list.length = 0;
   }
 }
 

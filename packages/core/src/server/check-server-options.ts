@@ -28,6 +28,7 @@ export function checkServerOptions(options: ServerOptions): void {
     if (typeof service !== 'function') throw invalid(`services[${i}]`, 'each service must be an @McpService() class');
   });
   check.array('providers', options.providers);
+  check.array('interceptors', options.interceptors);
   options.providers?.forEach((provider, i) => {
     const p = provider as { provide?: unknown; useValue?: unknown; useClass?: unknown } | null;
     const usable = p !== null && typeof p === 'object' && 'provide' in p && ('useValue' in p || typeof p.useClass === 'function');

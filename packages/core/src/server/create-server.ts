@@ -9,7 +9,8 @@ import type { ServiceDefinition } from '../builder/service-definition.interface.
 import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import { TypediContainer } from '../di/typedi.container.js';
 import { HttpNotInstalledError } from '../errors.js';
-import { duplicateName, unknownCompletionTarget } from '../errors/definition-errors.js';
+import { duplicateName, invalidInterceptor, unknownCompletionTarget } from '../errors/definition-errors.js';
+import type { Interceptor } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
@@ -74,6 +75,7 @@ export class TypeMcpServer {
   private readonly completions: CompletionTable = new Map();
   private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
   private readonly onWarning: (warning: DefinitionWarning) => void;
+  private readonly globalInterceptors: readonly Interceptor[];
 
   constructor(options: ServerOptions) {
     checkServerOptions(options);
@@ -101,6 +103,7 @@ export class TypeMcpServer {
       this.container.register(provider.useClass);
       this.container.set(provider.provide, this.container.get(provider.useClass));
     }
+    this.globalInterceptors = (options.interceptors ?? []).map((ref) => this.interceptor(ref, 'createServer({ interceptors })'));
     const services = options.services ?? storage.classes.filter((c) => c.kind === 'service').map((c) => c.target);
     // Completion targets may be declared by a later service: checked once all are bound.
     for (const service of services) this.bind(service, false);
@@ -123,12 +126,30 @@ export class TypeMcpServer {
     if (checkCompletions) this.checkCompletions([def], def);
     this.container.register(target);
     const instance = this.container.get(target) as object;
+    const storage = getMetadataStorage();
+    const outer = [...this.globalInterceptors, ...storage.interceptorsOf(target).map((ref) => this.interceptor(ref, target.name))];
+    const interceptorsOf = (method: string) => [
+      ...outer,
+      ...storage.interceptorsOf(target, method).map((ref) => this.interceptor(ref, `${target.name}.${method}`)),
+    ];
+    const report = (error: Error, where: string) => this.engine.reportError(error, where);
     this.bound.set(target, {
       def,
-      unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, (error, where) => this.engine.reportError(error, where)),
+      unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, report, interceptorsOf),
     });
     markServed(target);
     if (def.completions.length) this.engine.registry.completersChanged();
+  }
+
+  /** An interceptor instance: a class is built by the container (with its dependencies), an instance is taken as is. */
+  private interceptor(ref: unknown, where: string): Interceptor {
+    let value = ref;
+    if (typeof ref === 'function') {
+      this.container.register(ref as ClassType);
+      value = this.container.get(ref as ClassType);
+    }
+    if (value === null || typeof value !== 'object' || typeof (value as Interceptor).intercept !== 'function') throw invalidInterceptor(where, ref);
+    return value as Interceptor;
   }
 
   /**

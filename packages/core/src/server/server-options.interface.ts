@@ -1,5 +1,6 @@
 import type { Implementation, ProtocolServerOptions } from '@typemcp/protocol';
 import type { ContainerAdapter } from '../di/container-adapter.interface.js';
+import type { InterceptorRef } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoSchemaOptions } from '../schema/index.js';
 
@@ -19,7 +20,7 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults'
+      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
@@ -33,4 +34,9 @@ export interface ServerOptions
   onWarning?: (warning: DefinitionWarning) => void;
   /** JSON Schema generation options. */
   schema?: DtoSchemaOptions;
+  /**
+   * Interceptors around every tool, resource and prompt call, outside class and method ones
+   * (`@UseInterceptors()`), first listed outermost: classes (built by the container) or instances.
+   */
+  interceptors?: InterceptorRef[];
 }

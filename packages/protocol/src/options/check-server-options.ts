@@ -51,6 +51,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   check.function('onRootsChanged', options.onRootsChanged);
   checkRequestState(options.requestState);
   checkCache(options.cache);
+  check.object('hooks', options.hooks);
   check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
 }
 

@@ -3,6 +3,7 @@ import type { Implementation, ServerCapabilities } from '../mcp-types.js';
 import type { SessionContract } from '../server/contracts.js';
 import type { CacheHint } from '../server/request-context.js';
 import type { RequestStateOptions } from '../server/request-state.js';
+import type { HooksOption } from '../server/hooks.js';
 
 /** @publicApi */
 export interface ProtocolServerOptions {
@@ -31,6 +32,11 @@ export interface ProtocolServerOptions {
   cache?: CacheOptions;
   /** Put `io.modelcontextprotocol/serverInfo` in every modern result's `_meta` (default true). */
   serverInfoInResults?: boolean;
+  /**
+   * Observers of requests, responses, notifications, errors and sessions (one function or a list
+   * per hook); more can be added with `server.addHook()`. See {@link HookHandlers}.
+   */
+  hooks?: HooksOption;
 }
 
 /**

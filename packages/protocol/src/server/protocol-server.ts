@@ -10,6 +10,7 @@ import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
 import { ProtocolErrorCode } from '../errors.js';
 import { DefinitionError } from '../registry/definition.error.js';
+import { InvalidOptionError } from '../options/invalid-option.error.js';
 import { writeErrorLine } from '../util/report-error.js';
 import { completionHandlers } from './handlers/completion.handlers.js';
 import { lifecycleHandlers, lifecycleNotifications } from './handlers/lifecycle.handlers.js';
@@ -29,6 +30,7 @@ import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import type { ListKind, ServerHost } from './server-host.js';
 import { Session } from './session.js';
+import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -54,6 +56,8 @@ export class ProtocolServer implements ServerHost {
   private readonly pageSize: number;
   private readonly options: ProtocolServerOptions;
   private readonly methods = new Map<string, MethodHandler>();
+  /** What sessions dispatch to: `methods` itself, or the same handlers wrapped by the hooks once one is added. */
+  private table = this.methods;
   private readonly notifications = new Map<string, NotificationHandler>();
   /** The engine's own methods and notifications: replacing one takes `{ replace: true }`. */
   private readonly builtIn = new Set<string>();
@@ -65,6 +69,8 @@ export class ProtocolServer implements ServerHost {
   readonly listeners = new Set<Listener>();
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
+  /** @internal The registered hooks; undefined until the first one (then the one test per notification). */
+  hooks?: Hooks;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -85,6 +91,29 @@ export class ProtocolServer implements ServerHost {
     const onRootsChanged = options.onRootsChanged;
     if (onRootsChanged) this.notifications.set('notifications/roots/list_changed', (_params, session) => onRootsChanged(session));
     this.registry.onChange((kind) => this.scheduleListChanged(kind));
+    const hooks = options.hooks ?? {};
+    for (const name of HOOK_NAMES) {
+      const given = hooks[name] as HookHandlers[HookName] | readonly HookHandlers[HookName][] | undefined;
+      for (const fn of Array.isArray(given) ? given : given ? [given] : []) this.addHook(name, fn as HookHandlers[HookName]);
+    }
+  }
+
+  /**
+   * Registers a hook, run after those already registered under `name`: `onRequest`,
+   * `onResponse` (result or error, duration), `onNotification`, `onError`, `onSessionOpen`,
+   * `onSessionClose`. Hooks observe the requests a method handler answers (not those the
+   * admission ladder refuses). A hook that throws is reported to `onError` and never changes
+   * the request. Until the first hook is added, requests take the path they take without hooks.
+   */
+  addHook<K extends HookName>(name: K, fn: HookHandlers[K]): void {
+    if (!HOOK_NAMES.includes(name)) throw new InvalidOptionError('hooks', `Unknown hook "${String(name)}"; use one of ${HOOK_NAMES.join(', ')}.`);
+    if (typeof fn !== 'function') throw new InvalidOptionError(`hooks.${name}`, `Invalid hook "${name}": give a function.`);
+    if (!this.hooks) {
+      const hooks = new Hooks((error, where, fromErrorHook) => this.report(error, where, undefined, !fromErrorHook));
+      this.table = new Map(Array.from(this.methods, ([method, handler]) => [method, hookedHandler(handler, hooks)]));
+      this.hooks = hooks;
+    }
+    this.hooks.add(name, fn);
   }
 
   /**
@@ -95,6 +124,7 @@ export class ProtocolServer implements ServerHost {
   setMethodHandler(method: string, handler: MethodHandler, options?: SetHandlerOptions): void {
     this.refuseBuiltIn('method', method, options);
     this.methods.set(method, handler);
+    if (this.hooks) this.table.set(method, hookedHandler(handler, this.hooks));
   }
 
   /**
@@ -117,7 +147,7 @@ export class ProtocolServer implements ServerHost {
 
   /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
-    return this.methods.get(method);
+    return this.table.get(method);
   }
 
   /** @internal */
@@ -129,12 +159,13 @@ export class ProtocolServer implements ServerHost {
   connect(transport: Transport): Session {
     const session = new Session(this, transport);
     this.sessions.add(session);
+    this.hooks?.emit('onSessionOpen', session);
     return session;
   }
 
   /** @internal Called when a session closes. */
   detach(session: Session): void {
-    this.sessions.delete(session);
+    if (this.sessions.delete(session)) this.hooks?.emit('onSessionClose', session);
   }
 
   /** The sessions currently open. */
@@ -254,9 +285,14 @@ export class ProtocolServer implements ServerHost {
     for (const session of this.sessions) session.log(level, data, logger);
   }
 
-  /** Reports an internal error to `onError` (never sent to the client). */
-  reportError(error: unknown, where: string): void {
+  /** Reports an internal error to `onError` and the `onError` hooks (never sent to the client). */
+  reportError(error: unknown, where: string, ctx?: RequestContext): void {
+    this.report(error, where, ctx, true);
+  }
+
+  private report(error: unknown, where: string, ctx: RequestContext | undefined, toHooks: boolean): void {
     (this.options.onError ?? defaultOnError)(error, where);
+    if (toHooks) this.hooks?.emit('onError', ctx ? { error, where, ctx } : { error, where });
   }
 
   /**

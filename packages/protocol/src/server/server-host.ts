@@ -13,6 +13,7 @@ import type { MethodHandler, NotificationHandler } from './handlers/method-handl
 import type { Page } from './pagination.js';
 import type { RequestContext } from './request-context.js';
 import type { RequestStateSealer } from './request-state.js';
+import type { Hooks } from './hooks.js';
 
 /** A list the server pages: a feature kind or resource templates. */
 export type ListKind = FeatureKind | 'templates';
@@ -27,11 +28,13 @@ export interface ServerHost {
   readonly requestStates: RequestStateSealer;
   /** Open `subscriptions/listen` requests (2026-07-28). */
   readonly listeners: Set<Listener>;
+  /** The registered hooks; undefined while there is none. */
+  readonly hooks?: Hooks;
   capabilities(): ServerCapabilities;
   methodHandler(method: string): MethodHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;
   listPage(kind: ListKind, features: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown>;
   modernResult(ctx: RequestContext, body: JsonObject): JsonObject;
-  reportError(error: unknown, where: string): void;
+  reportError(error: unknown, where: string, ctx?: RequestContext): void;
   detach(session: SessionContract): void;
 }

@@ -301,7 +301,7 @@ export class Session implements NegotiatedState, SessionContract {
     if (error instanceof McpError) {
       body = error.toJSON();
     } else {
-      this.server.reportError(error, `${ctx.method} (request ${JSON.stringify(ctx.id)})`);
+      this.server.reportError(error, `${ctx.method} (request ${JSON.stringify(ctx.id)})`, ctx);
       body = { code: ErrorCode.InternalError, message: 'Internal error' };
     }
     const message = errorMessage(ctx.id, body);
@@ -312,8 +312,10 @@ export class Session implements NegotiatedState, SessionContract {
   // Unknown notifications are ignored (JSON-RPC: never answered); a handler's failure is reported.
   private handleNotification(method: string, params: unknown): void {
     const handler = this.server.notificationHandler(method);
-    if (!handler) return;
     const p = params !== null && typeof params === 'object' ? (params as JsonObject) : EMPTY_PARAMS;
+    const hooks = this.server.hooks;
+    if (hooks !== undefined) hooks.emit('onNotification', { method, params: p, session: this });
+    if (!handler) return;
     try {
       const out = handler(p, this);
       if (isThenable(out)) out.then(undefined, (error: unknown) => this.server.reportError(error, method));

@@ -22,7 +22,7 @@ export function toolHandlers(server: ServerHost): MethodTable {
   const toResult = (name: string, value: unknown, f: RevisionFeatures, ctx: RequestContext): CallToolResult => {
     if (ctx.superseded) return DROPPED;
     if (value === null || typeof value !== 'object' || !Array.isArray((value as CallToolResult).content)) {
-      server.reportError(new TypeError(`Tool "${name}" returned no "content" array`), `tools/call ${name}`);
+      server.reportError(new TypeError(`Tool "${name}" returned no "content" array`), `tools/call ${name}`, ctx);
       return { content: [{ type: 'text', text: `Tool "${name}" failed` }], isError: true };
     }
     return shapeCallToolResult(value as CallToolResult, f);
@@ -36,7 +36,7 @@ export function toolHandlers(server: ServerHost): MethodTable {
     // stay protocol errors; anything else is masked.
     if (error instanceof ToolError || error instanceof ClientRequestError) return { content: [{ type: 'text', text: error.message }], isError: true };
     if (error instanceof McpError) throw error;
-    server.reportError(error, `tools/call ${name} (request ${JSON.stringify(ctx.id)})`);
+    server.reportError(error, `tools/call ${name} (request ${JSON.stringify(ctx.id)})`, ctx);
     return { content: [{ type: 'text', text: `Tool "${name}" failed: internal error` }], isError: true };
   };
 
