@@ -7,8 +7,8 @@
  * class-validator is skipped for a DTO whose every constraint the schema states exactly (the
  * agreement tests prove those equivalent); that is most DTOs, and it is the slow half.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { instanceToPlain, plainToInstance } from 'class-transformer';
 import { validate, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
 import { type JsonObject } from '@typemcp/protocol';
@@ -170,7 +170,13 @@ export class DtoValidator {
  * and the standard formats. The output instance also removes what a closed schema does not name.
  */
 function newAjv(removeAdditional: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, unicodeRegExp: false, removeAdditional });
+  // Loaded on the first check, not at start-up: Ajv and its formats take about 50 ms to load, and
+  // a stdio server is started anew for every client session.
+  /* eslint-disable @typescript-eslint/no-require-imports -- a deferred load */
+  const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, unicodeRegExp: false, removeAdditional });
   addFormats(ajv);
   return ajv;
 }
