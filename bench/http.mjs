@@ -5,20 +5,23 @@
 // headers), against raw, ours and SDK 2.x (SDK 1.x does not speak it), no SSE heap part.
 // Unless --quick or --no-write, saves every round to bench/results/http-legacy.json (or
 // http-modern.json) and re-renders bench/README.md and its charts.
-// Usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--no-write]   (after `npm run build`)
+// Usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]   (after `npm run build`)
+// --baseline DIR adds `typemcp-base`: the same server on another checkout's build (an earlier
+// commit, say), in the same interleaved rounds, for before/after ratios from one run.
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { cpus } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, percentile } from './lib/stats.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
 
-const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--no-write]';
+const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]';
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--rounds') i++;
+  if (argv[i] === '--rounds' || argv[i] === '--baseline') i++;
   else if (!['--modern', '--quick', '--no-write'].includes(argv[i])) throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
 }
 const roundsArg = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : undefined;
@@ -31,7 +34,8 @@ const CONCURRENCY = 50;
 const SSE_N = quick ? 100 : 500;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const modern = process.argv.includes('--modern');
-const SERVERS = modern ? ['raw', 'typemcp', 'sdk2'] : ['raw', 'typemcp', 'sdk1', 'sdk2'];
+const baseline = argv.includes('--baseline') ? path.resolve(String(argv[argv.indexOf('--baseline') + 1] ?? '')) : undefined;
+const SERVERS = [...(modern ? ['raw', 'typemcp', 'sdk2'] : ['raw', 'typemcp', 'sdk1', 'sdk2']), ...(baseline ? ['typemcp-base'] : [])];
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -39,7 +43,12 @@ const MODERN_META = {
 };
 
 function spawnServer(name, mode = 'stateless') {
-  const child = fork(here(`./servers/http/${name}.mjs`), [mode], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const base = name === 'typemcp-base';
+  const child = fork(here(`./servers/http/${base ? 'typemcp' : name}.mjs`), [mode], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: baseline } } : {}),
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));

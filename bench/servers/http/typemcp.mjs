@@ -1,10 +1,14 @@
 // Ours: a ProtocolServer with `add` served by @typemcp/http. argv[2]: `stateless` (sessions: false) or `sse` (defaults, legacy /sse on).
+// TYPEMCP_BENCH_ROOT: the checkout whose build to serve (bench/http.mjs --baseline); this one by default.
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ready } from './ready.mjs';
 
 const require = createRequire(import.meta.url);
-const { ProtocolServer, ToolError } = require('../../../packages/protocol/dist/index.js');
-const { serveHttp } = require('../../../packages/http/dist/index.js');
+const root = process.env.TYPEMCP_BENCH_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const { ProtocolServer, ToolError } = require(path.join(root, 'packages/protocol/dist/index.js'));
+const { serveHttp } = require(path.join(root, 'packages/http/dist/index.js'));
 
 const engine = new ProtocolServer({ serverInfo: { name: 'typemcp-http', version: '1.0.0' } });
 engine.registry.addTool(
