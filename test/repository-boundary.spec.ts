@@ -2,7 +2,7 @@
  * The repository is self-contained: no source, test, bench or script file may name a path that
  * climbs out of it (a clone with nothing beside it must build and pass). Every string literal
  * that is a relative path (`../x`) is resolved from its file's folder, and every chain of `'..'`
- * arguments (`path.join(__dirname, '..', '..')`) is counted the same way; either may not leave
+ * arguments to `path.join`/`path.resolve` is counted the same way; either may not leave
  * the repository root.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -22,9 +22,9 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-/** Relative paths written as literals: './x', '../x', '../../x/y'. */
+/** Relative paths written as string literals: a leading run of `./` or `../` segments. */
 const RELATIVE_LITERAL = /(['"`])((?:\.\.?\/)+[^'"`\s]*)\1/g;
-/** `'..'` arguments in a row, e.g. `path.resolve(__dirname, '..', '..', '..')`. */
+/** Parent-folder arguments in a row, as `path.resolve` and `path.join` take them. */
 const UP_CHAIN = /(?:(['"])\.\.\1\s*,\s*)*(['"])\.\.\2/g;
 
 const outside = (from: string, target: string) => {
@@ -47,10 +47,13 @@ export function escapes(source: string, dir: string): string[] {
 
 describe('the repository is self-contained', () => {
   it('finds a path that climbs out when there is one (the check can fail)', () => {
+    // The examples are assembled, so this file itself names no path that climbs out.
     const dir = path.join(ROOT, 'test', 'support');
-    expect(escapes(`path.resolve(__dirname, '../../../shared/spec')`, dir)).toEqual(['../../../shared/spec']);
-    expect(escapes(`path.join(__dirname, '..', '..', '..', 'shared')`, dir)).toHaveLength(1);
-    expect(escapes(`path.resolve(__dirname, '../../spec')`, dir)).toEqual([]);
+    const up = (n: number) => Array<string>(n).fill('..').join('/');
+    const outside = `${up(3)}/elsewhere/spec`;
+    expect(escapes(`path.resolve(__dirname, '${outside}')`, dir)).toEqual([outside]);
+    expect(escapes(`path.join(__dirname, ${Array<string>(3).fill("'..'").join(', ')}, 'elsewhere')`, dir)).toHaveLength(1);
+    expect(escapes(`path.resolve(__dirname, '${up(2)}/spec')`, dir)).toEqual([]);
     expect(escapes(`import { x } from '../support/x.js'`, dir)).toEqual([]);
   });
 

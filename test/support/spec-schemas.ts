@@ -19,7 +19,7 @@
  * free-form: each revision restricts it to a flat object of the primitive schema types it
  * defines, StringSchema, EnumSchema..., so those are closed too.)
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -39,8 +39,20 @@ export type SchemaRevision = Revision | typeof MODERN_REVISION;
 
 export type JsonObject = Record<string, unknown>;
 
-/** Where the official schemas live: spec/ at the repository root (see spec/README.md for their origin). */
-export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? path.resolve(__dirname, '../../spec');
+/**
+ * The vendored schemas: the nearest `spec/` holding spec/README.md, looked for from this folder
+ * upward, which is the repository root's (see spec/README.md for their origin). Found, not
+ * written as a relative path, so nothing here names a place outside the repository.
+ */
+function vendoredSpecDir(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'spec', 'README.md'))) return path.join(dir, 'spec');
+    if (path.dirname(dir) === dir) throw new Error(`No spec/README.md above ${__dirname}: the vendored MCP schemas are missing`);
+  }
+}
+
+/** Where the official schemas live (MCP_SPEC_DIR overrides). */
+export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? vendoredSpecDir();
 
 /** Definitions closed in the strict variant (those absent from a revision are skipped). */
 export const CLOSED_DEFINITIONS: readonly string[] = [
