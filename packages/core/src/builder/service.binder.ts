@@ -17,7 +17,7 @@ import {
   type ResourceDefinition,
 } from '@typemcp/protocol';
 import { isThenable } from '@typemcp/protocol/internal';
-import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult } from '../content/result-normaliser.js';
+import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult, toStructuredResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
 import type { DtoResult, DtoValidator } from '../pipeline/dto-validator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
@@ -92,7 +92,7 @@ export type FaultReporter = (error: Error, where: string) => void;
  */
 function checkedOutput(output: ClassType, origin: string, validator: DtoValidator, report: FaultReporter) {
   const verdict = (result: DtoResult<JsonObject>): CallToolResult => {
-    if (result.ok) return { content: [{ type: 'text', text: JSON.stringify(result.value) }], structuredContent: result.value };
+    if (result.ok) return toStructuredResult(result.value);
     const problems = result.problems.join('; ');
     report(new Error(`${origin} returned output that does not match its outputSchema (${output.name}): ${problems}`), origin);
     return { content: [{ type: 'text', text: `The tool's result does not match its output schema: ${problems}` }], isError: true };

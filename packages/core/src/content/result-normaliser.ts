@@ -4,7 +4,6 @@
  * becomes its ISO string, a bigint its decimal digits, and what JSON cannot carry (Map, Set,
  * functions, symbols, promises, NaN and Infinity) throws an UnrepresentableResultError.
  */
-import { instanceToPlain } from 'class-transformer';
 import type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult, ResourceContents } from '@typemcp/protocol';
 import { UnrepresentableResultError } from './unrepresentable-result.error.js';
 
@@ -59,10 +58,17 @@ function toBlock(value: unknown): ContentBlock {
 }
 
 /**
- * A tool's return value as a CallToolResult. With an output DTO, an object result becomes
- * `structuredContent` and is mirrored as JSON text (for clients that only read content).
- * `undefined` and `null` are an empty result (`{ content: [] }`), except for a tool with an
- * output DTO, which must return one.
+ * A checked output DTO's JSON as a CallToolResult: `structuredContent`, mirrored as JSON text for
+ * clients that only read content.
+ */
+export function toStructuredResult(structuredContent: JsonObject): CallToolResult {
+  return { content: [{ type: 'text', text: toJsonText(structuredContent) }], structuredContent };
+}
+
+/**
+ * A tool's return value as a CallToolResult. `undefined` and `null` are an empty result
+ * (`{ content: [] }`), except for a tool with an output DTO, which must return one (its objects
+ * are checked and become {@link toStructuredResult} in the binder, never here).
  */
 export function toCallToolResult(value: unknown, hasOutput: boolean): CallToolResult {
   if (value === undefined || value === null) {
@@ -71,10 +77,6 @@ export function toCallToolResult(value: unknown, hasOutput: boolean): CallToolRe
     return { content: [] };
   }
   if (typeof value === 'object' && Array.isArray((value as CallToolResult).content) && !isBlock(value)) return value as CallToolResult;
-  if (hasOutput && typeof value === 'object' && !Array.isArray(value) && !isBlock(value)) {
-    const structuredContent = instanceToPlain(value) as JsonObject;
-    return { content: [{ type: 'text', text: toJsonText(structuredContent) }], structuredContent };
-  }
   return { content: Array.isArray(value) ? value.map(toBlock) : [toBlock(value)] };
 }
 
