@@ -8,6 +8,8 @@ const MAY_IMPORT = {
   protocol: [],
   core: ['protocol'],
   http: ['protocol'],
+  otel: ['protocol'],
+  redis: ['protocol', 'http'],
   testing: ['protocol', 'core'],
   cli: ['protocol', 'core'],
   'create-typemcp': [],

@@ -1,0 +1,1 @@
+export const OTEL_PLACEHOLDER = 0;

@@ -1,0 +1,1 @@
+export const REDIS_PLACEHOLDER = 0;
