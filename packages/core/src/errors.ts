@@ -44,6 +44,8 @@ export const CoreErrorCode = {
   UnrepresentableResult: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
   /** listen({ transport: 'http' }) without @typemcp/http installed (HttpNotInstalledError). */
   HttpNotInstalled: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
+  /** createServer({ telemetry }) without @typemcp/otel or @opentelemetry/api installed (TelemetryNotInstalledError). */
+  TelemetryNotInstalled: 'TYPEMCP_ERR_TELEMETRY_NOT_INSTALLED',
   /** Warning: an @McpService() class no server serves. */
   UnservedService: 'TYPEMCP_WARN_UNSERVED_SERVICE',
 } as const;
@@ -65,4 +67,14 @@ export const DUPLICATE_CODES = {
 export class HttpNotInstalledError extends Error {
   override readonly name = 'HttpNotInstalledError';
   readonly code = CoreErrorCode.HttpNotInstalled;
+}
+
+/**
+ * `createServer({ telemetry })` on a project without the optional package @typemcp/otel (or its
+ * peer @opentelemetry/api).
+ * @publicApi
+ */
+export class TelemetryNotInstalledError extends Error {
+  override readonly name = 'TelemetryNotInstalledError';
+  readonly code = CoreErrorCode.TelemetryNotInstalled;
 }

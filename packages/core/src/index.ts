@@ -31,8 +31,8 @@ export {
   type ListenOptions,
   type StdioListenOptions,
 } from './server/create-server.js';
-export type { DefinitionWarning, Provider, ServerOptions } from './server/server-options.interface.js';
-export { CoreErrorCode, HttpNotInstalledError, type CoreErrorCodeValue } from './errors.js';
+export type { DefinitionWarning, Provider, ServerOptions, TelemetryOptions } from './server/server-options.interface.js';
+export { CoreErrorCode, HttpNotInstalledError, TelemetryNotInstalledError, type CoreErrorCodeValue } from './errors.js';
 export {
   ClientErrorResponse,
   ClientRequestError,

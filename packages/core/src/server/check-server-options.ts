@@ -38,6 +38,17 @@ export function checkServerOptions(options: ServerOptions): void {
   if (container !== undefined && !['register', 'set', 'get'].every((m) => typeof container?.[m] === 'function')) {
     throw invalid('container', 'it must implement ContainerAdapter (register, set and get)');
   }
+  const telemetry = options.telemetry as unknown;
+  if (telemetry !== undefined && typeof telemetry !== 'boolean') {
+    check.object('telemetry', telemetry);
+    const t = telemetry as { tracerProvider?: { getTracer?: unknown }; meterProvider?: { getMeter?: unknown } };
+    if (t.tracerProvider !== undefined && typeof t.tracerProvider?.getTracer !== 'function') {
+      throw invalid('telemetry.tracerProvider', 'it must be an OpenTelemetry TracerProvider (with getTracer())');
+    }
+    if (t.meterProvider !== undefined && typeof t.meterProvider?.getMeter !== 'function') {
+      throw invalid('telemetry.meterProvider', 'it must be an OpenTelemetry MeterProvider (with getMeter())');
+    }
+  }
   check.object('schema', options.schema);
   check.boolean('schema.inlineRefs', options.schema?.inlineRefs);
   const unknownFields = options.schema?.unknownFields;

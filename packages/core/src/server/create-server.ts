@@ -8,7 +8,7 @@ import { bindService, completionKey, type CompletionTable } from '../builder/ser
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
 import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import { TypediContainer } from '../di/typedi.container.js';
-import { HttpNotInstalledError } from '../errors.js';
+import { HttpNotInstalledError, TelemetryNotInstalledError } from '../errors.js';
 import { duplicateName, invalidInterceptor, unknownCompletionTarget } from '../errors/definition-errors.js';
 import type { Interceptor } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
@@ -16,7 +16,7 @@ import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import { checkServerOptions } from './check-server-options.js';
-import type { DefinitionWarning, ServerOptions } from './server-options.interface.js';
+import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
 
 /** Serve over stdio. */
@@ -65,6 +65,26 @@ function loadHttp(): { serveHttp(server: TypeMcpServer, options: object): Promis
   }
 }
 
+const OTEL_PACKAGE = '@typemcp/otel';
+const OTEL_API = '@opentelemetry/api';
+
+/** Loads @typemcp/otel at run time, only when telemetry is asked for. */
+function loadOtel(): { instrumentServer(server: ProtocolServer, options: TelemetryOptions): unknown } {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded only when telemetry is asked for
+    return require(OTEL_PACKAGE) as ReturnType<typeof loadOtel>;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const missing = [OTEL_PACKAGE, OTEL_API].find((name) => e.message.includes(`'${name}'`));
+    if (e.code === 'MODULE_NOT_FOUND' && missing) {
+      throw new TelemetryNotInstalledError(
+        `createServer({ telemetry }) needs ${OTEL_PACKAGE} and ${OTEL_API} (${missing} is missing); install them: npm install ${OTEL_PACKAGE} ${OTEL_API}`,
+      );
+    }
+    throw error;
+  }
+}
+
 /** A running TypeMCP server. @publicApi */
 export class TypeMcpServer {
   /** The protocol engine (advanced use: custom methods, direct registry access). */
@@ -86,6 +106,7 @@ export class TypeMcpServer {
         Object.entries({ name, version, title, description, websiteUrl, icons }).filter(([, v]) => v !== undefined),
       ) as unknown as ProtocolServer['serverInfo'],
     });
+    if (options.telemetry) loadOtel().instrumentServer(this.engine, options.telemetry === true ? {} : options.telemetry);
     this.schemas = new DtoSchemaFactory(options.schema);
     this.validator = new DtoValidator(this.schemas);
     this.container = options.container ?? new TypediContainer();

@@ -14,6 +14,18 @@ export interface DefinitionWarning {
   message: string;
 }
 
+/**
+ * `createServer({ telemetry })` with providers of its own (OpenTelemetry's `TracerProvider` and
+ * `MeterProvider` fit these shapes); without them the global ones are used.
+ * @publicApi
+ */
+export interface TelemetryOptions {
+  /** An OpenTelemetry `TracerProvider` (default: the global one). */
+  tracerProvider?: { getTracer(name: string, version?: string, options?: object): unknown };
+  /** An OpenTelemetry `MeterProvider` (default: the global one). */
+  meterProvider?: { getMeter(name: string, version?: string, options?: object): unknown };
+}
+
 /** Options of {@link createServer}: the server's identity (name, version, title...) and how it is built. @publicApi */
 export interface ServerOptions
   extends
@@ -39,4 +51,10 @@ export interface ServerOptions
    * (`@UseInterceptors()`), first listed outermost: classes (built by the container) or instances.
    */
   interceptors?: InterceptorRef[];
+  /**
+   * OpenTelemetry after the MCP semantic conventions (spans, metrics, trace context through
+   * `_meta`), with the optional package @typemcp/otel: `true` for the global providers, or the
+   * providers to use. The application registers the SDK and its exporters.
+   */
+  telemetry?: boolean | TelemetryOptions;
 }

@@ -32,6 +32,7 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.pacer = new ProgressPacer((message) => this.connection.message(message));
     this.protocolSession = engine.connect(this);
     this.protocolSession.principal = principal;
+    this.protocolSession.sessionId = id;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
   }
 

@@ -60,7 +60,7 @@ export class ModernPostHandler {
     if (admission.kind === 'refused') return refuse(res, message.id, admission.error);
     const exchange = new ModernExchange(this.host.engine, res, this.host.keepAlive, principal, (x) => this.exchanges.delete(x));
     this.exchanges.add(exchange);
-    exchange.protocolSession.receiveValue(body);
+    exchange.protocolSession.receiveValue(body, req.headers);
   }
 
   /** Ends every request being served (subscriptions with their result), in-flight ones within `graceMs`. */

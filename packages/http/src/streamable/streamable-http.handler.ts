@@ -119,14 +119,14 @@ export class StreamableHttpHandler {
         throw badRequest(HttpErrorCode.BatchNotAllowed, `Invalid request: JSON-RPC batches are only accepted on 2025-03-26 sessions (this one: ${revision})`);
       }
       session.track(res);
-      this.dispatch(session, res, messages, kinds, initialize, body);
+      this.dispatch(session, req, res, messages, kinds, initialize, body);
     } catch (error) {
       if (created) void session.close(0);
       throw error;
     }
   }
 
-  private dispatch(session: StreamableSession, res: Response, messages: unknown[], kinds: Inbound[], initialize: boolean, body: unknown): void {
+  private dispatch(session: StreamableSession, req: Request, res: Response, messages: unknown[], kinds: Inbound[], initialize: boolean, body: unknown): void {
     const requests: { id: RequestId; method: string }[] = [];
     const ids = new Set<RequestId>();
     let duplicate = false;
@@ -146,7 +146,7 @@ export class StreamableHttpHandler {
       throw badRequest(duplicate ? HttpErrorCode.DuplicateRequestId : HttpErrorCode.InvalidMessage, `Invalid request: ${single.reason}`, single.id);
     }
     if (!kinds.some((k) => k.kind === 'request' || k.kind === 'invalid')) {
-      this.feed(session, messages, kinds);
+      this.feed(session, messages, kinds, req);
       res.writeHead(202).end();
       if (session.stateless) void session.close(0);
       return;
@@ -161,18 +161,18 @@ export class StreamableHttpHandler {
     else if (initialize) stream.onFinish = () => void (session.protocolSession.features ? undefined : session.close(0));
     // Held open while the batch is fed, so a request answered at once does not end it early.
     stream.pending++;
-    this.feed(session, messages, kinds, (k) => session.emit(stream, invalidAnswer(k), true));
+    this.feed(session, messages, kinds, req, (k) => session.emit(stream, invalidAnswer(k), true));
     if (--stream.pending === 0) session.finish(stream);
   }
 
-  private feed(session: StreamableSession, messages: unknown[], kinds: Inbound[], onInvalid?: (k: Inbound & { kind: 'invalid' }) => void): void {
+  private feed(session: StreamableSession, messages: unknown[], kinds: Inbound[], req: Request, onInvalid?: (k: Inbound & { kind: 'invalid' }) => void): void {
     for (let i = 0; i < messages.length; i++) {
       const k = kinds[i];
       if (k.kind === 'invalid') {
         onInvalid?.(k);
         continue;
       }
-      session.protocolSession.receiveValue(messages[i]);
+      session.protocolSession.receiveValue(messages[i], req.headers);
       if (k.kind === 'notification' && k.method === 'notifications/cancelled') {
         const requestId = (messages[i] as { params?: { requestId?: RequestId } }).params?.requestId;
         if (requestId !== undefined) session.cancelled(requestId);

@@ -57,6 +57,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     super();
     this.protocolSession = host.engine.connect(this);
     this.protocolSession.principal = principal;
+    if (id !== '') this.protocolSession.sessionId = id;
     if (!stateless) {
       this.standalone = new EventStream();
       if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));

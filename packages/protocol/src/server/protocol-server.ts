@@ -31,6 +31,7 @@ import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import type { ListKind, ServerHost } from './server-host.js';
 import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
+import type { RequestTelemetry } from './telemetry.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -71,6 +72,8 @@ export class ProtocolServer implements ServerHost {
   readonly requestStates: RequestStateSealer;
   /** @internal The registered hooks; undefined until the first one (then the one test per notification). */
   hooks?: Hooks;
+  /** @internal The server's telemetry (`useTelemetry`); undefined while there is none. */
+  telemetry?: RequestTelemetry;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -114,6 +117,20 @@ export class ProtocolServer implements ServerHost {
       this.hooks = hooks;
     }
     this.hooks.add(name, fn);
+  }
+
+  /**
+   * Sets the server's telemetry (what `@typemcp/otel`'s `instrumentServer` installs): it runs
+   * each request's handler in its own context and sees every answer. One per server: a second
+   * call throws an InvalidOptionError. Until it is called, requests take the path they take
+   * without telemetry.
+   */
+  useTelemetry(telemetry: RequestTelemetry): void {
+    if (this.telemetry) throw new InvalidOptionError('telemetry', 'Invalid option "telemetry": this server already has telemetry.');
+    if (telemetry === null || typeof telemetry !== 'object' || typeof telemetry.request !== 'function') {
+      throw new InvalidOptionError('telemetry', 'Invalid option "telemetry": give an object with a request() method.');
+    }
+    this.telemetry = telemetry;
   }
 
   /**
@@ -165,7 +182,9 @@ export class ProtocolServer implements ServerHost {
 
   /** @internal Called when a session closes. */
   detach(session: Session): void {
-    if (this.sessions.delete(session)) this.hooks?.emit('onSessionClose', session);
+    if (!this.sessions.delete(session)) return;
+    this.hooks?.emit('onSessionClose', session);
+    this.telemetry?.sessionClosed?.(session);
   }
 
   /** The sessions currently open. */
@@ -292,6 +311,7 @@ export class ProtocolServer implements ServerHost {
 
   private report(error: unknown, where: string, ctx: RequestContext | undefined, toHooks: boolean): void {
     (this.options.onError ?? defaultOnError)(error, where);
+    ctx?.observation?.failed?.(error);
     if (toHooks) this.hooks?.emit('onError', ctx ? { error, where, ctx } : { error, where });
   }
 

@@ -13,6 +13,13 @@ import type { InputMethod, InputRound } from './input-round.js';
 import { missingCapability, type ModernRequestMeta } from './modern-request.js';
 import { shapeElicitationSchema, shapeProgress } from './revision-shaper.js';
 import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
+import type { RequestObservation } from './telemetry.js';
+
+/**
+ * The headers of the HTTP request that carried a JSON-RPC request, as Node parsed them (names in
+ * lower case; a repeated header is an array).
+ */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** Caching hints for a cacheable result of a modern request (2026-07-28). */
 export interface CacheHint {
@@ -44,7 +51,15 @@ export class RequestContext {
     readonly modern?: ModernRequestMeta,
     /** For a modern request that may need input: its multi round-trip state. */
     readonly round?: InputRound,
+    /**
+     * The headers of the HTTP request that carried this request (undefined on stdio). They include
+     * credentials such as `authorization`: never log or echo them whole.
+     */
+    readonly headers?: RequestHeaders,
   ) {}
+
+  /** @internal What the server's telemetry follows this request with; undefined without telemetry. */
+  observation?: RequestObservation;
 
   /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
   cacheHint?: Partial<CacheHint>;

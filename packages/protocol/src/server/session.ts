@@ -10,7 +10,7 @@ import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel, type ServerCapabilities } from '../mcp-types.js';
 import type { SendOptions, Transport } from '../transport/transport.interface.js';
 import { isThenable } from '../util/is-thenable.js';
-import { RequestContext } from './request-context.js';
+import { RequestContext, type RequestHeaders } from './request-context.js';
 import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
 import { shapeCapabilities } from './revision-shaper.js';
 import { InputRequired, InputRound } from './input-round.js';
@@ -73,6 +73,8 @@ export class Session implements NegotiatedState, SessionContract {
    * Tool guards and handlers read it; a transport binds a session to one principal.
    */
   principal?: unknown;
+  /** The transport's id of the session (HTTP's `Mcp-Session-Id`); undefined on stdio and for 2026-07-28 requests. */
+  sessionId?: string;
   /** Records a `resources/subscribe`. */
   subscribe(uri: string): void {
     (this.subscribed ??= new Set()).add(uri);
@@ -165,6 +167,7 @@ export class Session implements NegotiatedState, SessionContract {
     if (ctx && ctx.method !== 'initialize') {
       ctx.cancel(reason);
       this.settle(ctx);
+      ctx.observation?.end(undefined, undefined);
     }
   }
 
@@ -180,25 +183,28 @@ export class Session implements NegotiatedState, SessionContract {
     this.receiveValue(value);
   }
 
-  /** Handles one parsed JSON value (a message or a batch). */
-  receiveValue(value: unknown): void {
+  /**
+   * Handles one parsed JSON value (a message or a batch); `headers`: those of the HTTP request
+   * that carried it (they reach each request's context).
+   */
+  receiveValue(value: unknown, headers?: RequestHeaders): void {
     if (!Array.isArray(value)) {
-      this.dispatch(value, undefined);
+      this.dispatch(value, undefined, headers);
       return;
     }
     const refusal = admitBatch(value.length, this.negotiated);
     if (refusal) return this.respond(errorMessage(null, refusal.error));
     const batch = new BatchCollector((message) => this.respond(message));
-    for (const item of value) this.dispatch(item, batch);
+    for (const item of value) this.dispatch(item, batch, headers);
     batch.seal();
   }
 
-  private dispatch(value: unknown, batch: BatchCollector | undefined): void {
+  private dispatch(value: unknown, batch: BatchCollector | undefined, headers?: RequestHeaders): void {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case 'request':
         if (msg.method === 'initialize' && batch) return this.refuse(batch, msg.id, refuseInitializeInBatch());
-        return this.handleRequest(msg, batch);
+        return this.handleRequest(msg, batch, headers);
       case 'notification':
         return this.handleNotification(msg.method, msg.params);
       case 'response':
@@ -221,7 +227,11 @@ export class Session implements NegotiatedState, SessionContract {
     }
   }
 
-  private handleRequest(msg: { readonly id: RequestId; readonly method: string; readonly params: unknown }, batch: BatchCollector | undefined): void {
+  private handleRequest(
+    msg: { readonly id: RequestId; readonly method: string; readonly params: unknown },
+    batch: BatchCollector | undefined,
+    headers: RequestHeaders | undefined,
+  ): void {
     const { id, method, params } = msg;
     const handler = this.server.methodHandler(method);
     const admission = admitRequest(msg, this, handler !== undefined, this.server.maxDepth);
@@ -238,12 +248,14 @@ export class Session implements NegotiatedState, SessionContract {
 
     const p = (params as JsonObject | undefined) ?? EMPTY_PARAMS;
     const token = (p._meta as JsonObject | undefined)?.progressToken;
-    const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined, meta, round);
+    const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined, meta, round, headers);
     this.inFlight.set(id, ctx);
     batch?.expect();
+    const telemetry = this.server.telemetry;
     let out: unknown;
     try {
-      out = handler!(p, ctx);
+      if (telemetry === undefined) out = handler!(p, ctx);
+      else out = (ctx.observation = telemetry.request(method, p, ctx)).run(handler!, p, ctx);
     } catch (error) {
       return this.fail(ctx, error, batch);
     }
@@ -276,13 +288,15 @@ export class Session implements NegotiatedState, SessionContract {
 
   private finish(ctx: RequestContext, result: unknown, batch: BatchCollector | undefined): void {
     const interim = result instanceof InputRequired;
+    // A cancelled request's observation ended when it was cancelled.
     if (!this.settle(ctx)) {
       if (interim) ctx.round!.release();
       return void batch?.add(undefined);
     }
     let message: string;
+    let body: JsonObject;
     try {
-      const body = interim ? result.toResult() : ((result ?? EMPTY_PARAMS) as JsonObject);
+      body = interim ? result.toResult() : ((result ?? EMPTY_PARAMS) as JsonObject);
       message = resultMessage(ctx.id, ctx.modern ? this.server.modernResult(ctx, body) : body);
     } catch (error) {
       return this.fail(ctx, error, batch);
@@ -291,6 +305,7 @@ export class Session implements NegotiatedState, SessionContract {
     if (interim) ctx.cancel('Input required');
     if (batch) batch.add(message);
     else this.respond(message, ctx.id);
+    ctx.observation?.end(body, undefined);
     // Its pending questions reject only now, so its `finally` blocks run after the answer left.
     if (interim) ctx.round!.release();
   }
@@ -307,6 +322,7 @@ export class Session implements NegotiatedState, SessionContract {
     const message = errorMessage(ctx.id, body);
     if (batch) batch.add(message);
     else this.respond(message, ctx.id, body.code);
+    ctx.observation?.end(undefined, body);
   }
 
   // Unknown notifications are ignored (JSON-RPC: never answered); a handler's failure is reported.
@@ -328,6 +344,8 @@ export class Session implements NegotiatedState, SessionContract {
   request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new LocalClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
     this.outgoing ??= new OutgoingRequests(outgoingChannel(this));
+    const telemetry = this.server.telemetry;
+    if (telemetry?.outgoing) params = telemetry.outgoing(method, params);
     return this.outgoing.start<T>(method, params, {
       timeoutMs: options.timeoutMs ?? this.server.requestTimeoutMs,
       signal: options.signal,
@@ -407,7 +425,9 @@ export class Session implements NegotiatedState, SessionContract {
     for (const ctx of [...this.inFlight.values()]) {
       ctx.cancel(reason);
       this.settle(ctx);
-      this.respond(errorMessage(ctx.id, { code: ErrorCode.ConnectionClosed, message: reason }), ctx.id);
+      const error = { code: ErrorCode.ConnectionClosed, message: reason };
+      this.respond(errorMessage(ctx.id, error), ctx.id);
+      ctx.observation?.end(undefined, error);
     }
     this.closed = true;
     this.server.detach(this);
