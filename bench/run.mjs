@@ -1,7 +1,7 @@
 // Stdio benchmark driver: spawns each MCP server once, warms it up, then runs interleaved
 // rounds of scenarios (seq, pipe64, 1 MiB, 8 MiB) and reports medians over rounds. Unless --quick or
 // --no-write, saves every round to bench/results/stdio.json and re-renders bench/README.md and charts.
-// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp] [--baseline DIR] [--no-write]
+// Usage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-otel] [--baseline DIR] [--no-write]
 // --baseline DIR adds `typemcp-base`: the everything app built in another checkout (an earlier
 // commit, say), measured in the same interleaved rounds, for before/after ratios from one run.
 import fs from 'node:fs';
@@ -24,6 +24,8 @@ const SERVERS = [
   { name: 'sdk2', args: ['bench/servers/sdk2-add.mjs'] },
   { name: 'engine', args: ['bench/servers/typemcp-engine.mjs'] },
   { name: 'typemcp', args: ['apps/everything/dist/main.js', '--transport', 'stdio'] },
+  // The same server with telemetry on (the OpenTelemetry SDK registered, exporters that discard).
+  { name: 'typemcp-otel', args: ['bench/servers/typemcp-otel.mjs'] },
 ];
 
 const PRESETS = {
@@ -46,7 +48,7 @@ function parseArgs(argv) {
     else if (a === '--baseline') opts.baseline = path.resolve(String(argv[++i] ?? ''));
     else
       throw new Error(
-        `unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-base] [--baseline DIR] [--no-write]`,
+        `unknown argument ${a}\nusage: node bench/run.mjs [--quick] [--rounds N] [--only raw,sdk1,sdk2,engine,typemcp,typemcp-otel,typemcp-base] [--baseline DIR] [--no-write]`,
       );
   }
   if (opts.rounds !== undefined && !(Number.isInteger(opts.rounds) && opts.rounds > 0)) throw new Error('--rounds needs a positive integer');
@@ -148,7 +150,7 @@ for (let round = 0; round < cfg.rounds; round++) {
       }
       s.rounds.push(result);
       console.log(
-        `  ${s.name.padEnd(8)} seq ${Math.round(result.seq.callsPerSec)}/s p50 ${result.seq.p50.toFixed(1)}µs | ` +
+        `  ${s.name.padEnd(12)} seq ${Math.round(result.seq.callsPerSec)}/s p50 ${result.seq.p50.toFixed(1)}µs | ` +
           `pipe ${Math.round(result.pipe.callsPerSec)}/s p50 ${result.pipe.p50.toFixed(0)}µs | ` +
           `1MiB ${result.big1.toFixed(2)}ms | 8MiB ${result.big8.toFixed(2)}ms`,
       );
