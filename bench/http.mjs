@@ -36,7 +36,10 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const modern = process.argv.includes('--modern');
 const baseline = argv.includes('--baseline') ? path.resolve(String(argv[argv.indexOf('--baseline') + 1] ?? '')) : undefined;
 // typemcp-otel: ours with telemetry on (the OpenTelemetry SDK registered, exporters that discard).
-const SERVERS = [...(modern ? ['raw', 'typemcp', 'typemcp-otel', 'sdk2'] : ['raw', 'typemcp', 'typemcp-otel', 'sdk1', 'sdk2']), ...(baseline ? ['typemcp-base'] : [])];
+const SERVERS = [
+  ...(modern ? ['raw', 'typemcp', 'typemcp-otel', 'sdk2'] : ['raw', 'typemcp', 'typemcp-otel', 'sdk1', 'sdk2']),
+  ...(baseline ? ['typemcp-base'] : []),
+];
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},

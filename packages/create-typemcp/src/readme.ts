@@ -117,5 +117,10 @@ npm run build
 npx typemcp list${url}
 npx typemcp call ${sampleCall(options.template)}${url}
 ${options.transport === 'http' ? '' : 'npx typemcp inspect      # the MCP Inspector, in a browser (install it first: npm install -D @modelcontextprotocol/inspector)\n'}\`\`\`
+
+## Traces and metrics
+
+\`npm install @typemcp/otel @opentelemetry/api\`, then \`createServer({ ..., telemetry: true })\`: one span per request and the MCP metrics, after the OpenTelemetry conventions for MCP.
+Start the OpenTelemetry Node SDK with an OTLP exporter before the server (\`node --require ./dist/otel.js dist/main.js\`, as the TypeMCP README shows) to send them to your collector.
 `;
 }

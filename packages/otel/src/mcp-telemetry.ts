@@ -169,7 +169,10 @@ export class McpTelemetry implements RequestTelemetry {
     this.histograms.operation.record(seconds, attributes);
     const ctx = request.ctx;
     if (ctx.method === 'initialize' && attributes[McpAttr.errorType] === undefined && ctx.session.features !== undefined) {
-      const session: Attributes = { [McpAttr.protocolVersion]: ctx.session.features.revision, [McpAttr.networkTransport]: attributes[McpAttr.networkTransport] };
+      const session: Attributes = {
+        [McpAttr.protocolVersion]: ctx.session.features.revision,
+        [McpAttr.networkTransport]: attributes[McpAttr.networkTransport],
+      };
       if (attributes[McpAttr.networkProtocolName] !== undefined) session[McpAttr.networkProtocolName] = attributes[McpAttr.networkProtocolName];
       this.sessions.set(ctx.session, { start: request.start, attributes: session });
     }

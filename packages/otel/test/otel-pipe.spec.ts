@@ -129,7 +129,12 @@ describe('in process', () => {
     // A bare engine: spoken to through a Transport of the test's own (the kit drives TypeMcpServers).
     const sent: string[] = [];
     const session = server.connect({ send: (m) => sent.push(m) });
-    session.receiveValue({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    session.receiveValue({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
     session.receiveValue({ jsonrpc: '2.0', method: 'notifications/initialized' });
     session.receiveValue({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } });
     await running;
@@ -182,7 +187,10 @@ describe('in process', () => {
     try {
       const core = jest.requireActual<typeof import('@typemcp/core')>('@typemcp/core');
       expect(() => core.createServer({ name: 'h', version: '1', services: [], telemetry: true })).toThrow(
-        expect.objectContaining({ code: 'TYPEMCP_ERR_TELEMETRY_NOT_INSTALLED', message: expect.stringContaining('npm install @typemcp/otel @opentelemetry/api') }),
+        expect.objectContaining({
+          code: 'TYPEMCP_ERR_TELEMETRY_NOT_INSTALLED',
+          message: expect.stringContaining('npm install @typemcp/otel @opentelemetry/api'),
+        }),
       );
       expect(() => core.createServer({ name: 'h', version: '1', services: [] })).not.toThrow();
     } finally {

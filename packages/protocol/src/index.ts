@@ -45,7 +45,7 @@ export { UriTemplate, type UriVariables } from './registry/uri-template.js';
 export type { MethodHandler, NotificationHandler, SetHandlerOptions } from './server/handlers/method-handler.type.js';
 export type { ErrorHookEvent, HookHandlers, HookName, HooksOption, NotificationHookEvent, RequestHookEvent, ResponseHookEvent } from './server/hooks.js';
 export { ProtocolServer, type CacheOptions, type ProtocolServerOptions } from './server/protocol-server.js';
-export { RequestContext, type CacheHint, type RequestHeaders } from './server/request-context.js';
+export { RequestContext, type CacheHint, type ObservedEnd, type RequestHeaders } from './server/request-context.js';
 export type { RequestObservation, RequestTelemetry } from './server/telemetry.js';
 export type { ModernRequestMeta } from './server/modern-request.js';
 export { InputRequiredError } from './server/input-required.error.js';

@@ -9,6 +9,11 @@ export interface NotesServerOptions {
   dataDir?: string;
   /** The notes an in-memory store starts with (default: a few samples). */
   seed?: NewNote[];
+  /**
+   * OpenTelemetry spans and metrics (`@typemcp/otel`; the process registers the SDK); default: on
+   * when the environment variable TYPEMCP_TELEMETRY is `1`.
+   */
+  telemetry?: boolean;
 }
 
 /** A notes server, ready to `listen()`. @publicApi */
@@ -22,5 +27,6 @@ export function createNotesServer(options: NotesServerOptions = {}): TypeMcpServ
     services: [NotesService],
     // NotesRepository asks for a NotesConfig; this is where its value comes from.
     providers: [{ provide: NotesConfig, useValue: Object.assign(new NotesConfig(), options) }],
+    telemetry: options.telemetry ?? process.env.TYPEMCP_TELEMETRY === '1',
   });
 }

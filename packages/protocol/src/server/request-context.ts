@@ -4,7 +4,7 @@
  * AbortController is only created when a handler asks for the signal.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject, RequestId } from '../jsonrpc/message.js';
+import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
 import { LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../mcp-types.js';
@@ -13,13 +13,18 @@ import type { InputMethod, InputRound } from './input-round.js';
 import { missingCapability, type ModernRequestMeta } from './modern-request.js';
 import { shapeElicitationSchema, shapeProgress } from './revision-shaper.js';
 import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
-import type { RequestObservation } from './telemetry.js';
 
 /**
  * The headers of the HTTP request that carried a JSON-RPC request, as Node parsed them (names in
  * lower case; a repeated header is an array).
  */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** How a request's telemetry hears of its end (the part of `RequestObservation` the session keeps). @publicApi */
+export interface ObservedEnd {
+  failed?(error: unknown): void;
+  end(result: JsonObject | undefined, error: JsonRpcErrorObject | undefined): void;
+}
 
 /** Caching hints for a cacheable result of a modern request (2026-07-28). */
 export interface CacheHint {
@@ -59,7 +64,7 @@ export class RequestContext {
   ) {}
 
   /** @internal What the server's telemetry follows this request with; undefined without telemetry. */
-  observation?: RequestObservation;
+  observation?: ObservedEnd;
 
   /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
   cacheHint?: Partial<CacheHint>;

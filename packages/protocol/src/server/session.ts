@@ -254,8 +254,13 @@ export class Session implements NegotiatedState, SessionContract {
     const telemetry = this.server.telemetry;
     let out: unknown;
     try {
-      if (telemetry === undefined) out = handler!(p, ctx);
-      else out = (ctx.observation = telemetry.request(method, p, ctx)).run(handler!, p, ctx);
+      if (telemetry === undefined) {
+        out = handler!(p, ctx);
+      } else {
+        const observation = telemetry.request(method, p, ctx);
+        ctx.observation = observation;
+        out = observation.run(handler!, p, ctx);
+      }
     } catch (error) {
       return this.fail(ctx, error, batch);
     }

@@ -9,13 +9,13 @@
 import type { JsonObject, JsonRpcErrorObject } from '../jsonrpc/message.js';
 import type { SessionContract } from './contracts.js';
 import type { MethodHandler } from './handlers/method-handler.type.js';
-import type { RequestContext } from './request-context.js';
+import type { ObservedEnd, RequestContext } from './request-context.js';
 
 /**
  * What follows one request from its handler's call to its answer (e.g. a server span).
  * @publicApi
  */
-export interface RequestObservation {
+export interface RequestObservation extends ObservedEnd {
   /**
    * Calls `handler(params, ctx)` once, synchronously, and returns what it returns (a value or a
    * promise): typically inside `context.with(...)`, so the handler and what it awaits see the
