@@ -35,6 +35,11 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
   }
 
+  /** The `sessionId` of the /messages URL, as the engine's logs see it. */
+  get sessionId(): string {
+    return this.id;
+  }
+
   get busy(): boolean {
     return this.connection.isOpen || this.activeRequests > 0 || this.protocolSession.inFlightCount > 0;
   }

@@ -64,6 +64,11 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     registry.set(this.protocolSession, this);
   }
 
+  /** The Mcp-Session-Id as the engine's logs see it; undefined for a stateless request. */
+  get sessionId(): string | undefined {
+    return this.id || undefined;
+  }
+
   get busy(): boolean {
     return this.activeRequests > 0 || this.protocolSession.inFlightCount > 0;
   }

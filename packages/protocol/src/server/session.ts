@@ -94,6 +94,11 @@ export class Session implements NegotiatedState, SessionContract {
     private readonly transport: Transport,
   ) {}
 
+  /** The id its transport gives the session (HTTP's `Mcp-Session-Id`); undefined on stdio and stateless HTTP. */
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
+
   /** The negotiated revision's features; undefined until `initialize` succeeded. */
   get features(): RevisionFeatures | undefined {
     return this.negotiated;
