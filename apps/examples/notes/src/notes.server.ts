@@ -1,5 +1,6 @@
 /** Builds the notes server; main.ts serves it over stdio, tests connect to it in memory. */
-import { createServer, type TypeMcpServer } from '@typemcp/core';
+import { createServer, type StructuredLogger, type TypeMcpServer } from '@typemcp/core';
+import { AuditInterceptor } from './audit.interceptor.js';
 import { NotesConfig, type NewNote } from './notes.repository.js';
 import { NotesService } from './notes.service.js';
 
@@ -9,6 +10,8 @@ export interface NotesServerOptions {
   dataDir?: string;
   /** The notes an in-memory store starts with (default: a few samples). */
   seed?: NewNote[];
+  /** A structured logger (pino, or anything of its shape): audit records of every call, and the server's own diagnostics. */
+  logger?: StructuredLogger;
 }
 
 /** A notes server, ready to `listen()`. @publicApi */
@@ -20,7 +23,10 @@ export function createNotesServer(options: NotesServerOptions = {}): TypeMcpServ
     description: 'A small notes store: search, create, delete and summarise notes',
     instructions: 'The user keeps notes here. Search before creating a note to avoid duplicates; note ids come from search_notes or notes://index.',
     services: [NotesService],
+    // Every call goes through the audit interceptor (a no-op without a logger).
+    interceptors: [AuditInterceptor],
+    logger: options.logger,
     // NotesRepository asks for a NotesConfig; this is where its value comes from.
-    providers: [{ provide: NotesConfig, useValue: Object.assign(new NotesConfig(), options) }],
+    providers: [{ provide: NotesConfig, useValue: Object.assign(new NotesConfig(), { dataDir: options.dataDir, seed: options.seed }) }],
   });
 }
