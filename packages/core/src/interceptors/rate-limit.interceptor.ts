@@ -76,6 +76,7 @@ export class RateLimitInterceptor implements Interceptor {
     this.prefix = name ?? 'mcp';
   }
 
+  /** Takes a token from the caller's bucket: calls `next()`, or throws a {@link RateLimitedError} when the bucket is empty. */
   intercept(call: InterceptorCall, next: CallNext): unknown {
     const caller = this.key ? this.key(call) : callerOf(call);
     if (caller === undefined) return next();

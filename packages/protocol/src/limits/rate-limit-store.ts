@@ -56,6 +56,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.maxKeys = options.maxKeys ?? 100_000;
   }
 
+  /** {@inheritDoc RateLimitStore.take} */
   take(key: string, rule: BucketRule, now: number, cost: number): RateLimitDecision {
     const entry = this.buckets.get(key);
     if (entry) this.buckets.delete(key);

@@ -24,7 +24,9 @@ export interface RateLimiterOptions {
 
 /** Takes tokens from per-key buckets. @publicApi */
 export class RateLimiter {
+  /** The shape of every bucket of this limiter. */
   readonly rule: BucketRule;
+  /** Where its buckets live. */
   readonly store: RateLimitStore;
   private readonly clock: () => number;
 
@@ -72,6 +74,7 @@ function checkRateLimiterOptions(options: RateLimiterOptions, option: string): v
  * @publicApi
  */
 export class RateLimitedError extends McpError {
+  /** Always `RateLimitedError`. */
   override readonly name = 'RateLimitedError';
 
   constructor(

@@ -25,7 +25,9 @@ export interface RateLimitDecision {
 
 /** A bucket's state: its tokens at time `at` (ms). @publicApi */
 export interface BucketState {
+  /** Tokens in the bucket at `at` (fractional while refilling). */
   tokens: number;
+  /** When `tokens` was computed (ms). */
   at: number;
 }
 

@@ -14,9 +14,13 @@ export type StructuredLogFn = (fields: Record<string, unknown>, msg: string) => 
  * @publicApi
  */
 export interface StructuredLogger {
+  /** Detail for debugging. */
   debug: StructuredLogFn;
+  /** Normal operation (the HTTP request log). */
   info: StructuredLogFn;
+  /** Something probably wrong (start-up warnings). */
   warn: StructuredLogFn;
+  /** A failure (internal errors). */
   error: StructuredLogFn;
   /** A logger that adds `bindings` to every record (TypeMCP binds `component`). */
   child(bindings: Record<string, unknown>): StructuredLogger;
