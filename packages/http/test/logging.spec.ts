@@ -181,6 +181,63 @@ describe('logger and onError', () => {
     ]);
   });
 
+  it("logs a hook that throws, and the HTTP layer's own failures (a rate-limit store that fails: a masked 500)", async () => {
+    const memory = pinoToMemory();
+    const { Vault } = declareServices();
+    const server = createServer({
+      name: 'vault',
+      version: '1.0.0',
+      services: [Vault],
+      onWarning: () => {},
+      logger: memory.logger,
+      hooks: {
+        onRequest: () => {
+          throw new Error('the hook broke');
+        },
+      },
+    });
+    const listener = await serveHttp(server, {
+      port: 0,
+      keepAliveMs: 0,
+      sessions: false,
+      rateLimit: {
+        capacity: 1,
+        refillPerSecond: 1,
+        key: (req) => (req.headers['x-fail'] ? 'fail' : undefined),
+        store: {
+          take: () => {
+            throw new Error('store unreachable');
+          },
+        },
+      },
+    });
+    try {
+      const post = (headers: Record<string, string> = {}) =>
+        fetch(listener.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+        });
+      const ok = await post();
+      expect(ok.status).toBe(200);
+      await ok.text();
+      const failed = await post({ 'x-fail': '1' });
+      expect([failed.status, ((await failed.json()) as { error: { message: string } }).error.message]).toEqual([500, 'Internal error']);
+    } finally {
+      await listener.close();
+    }
+    const errors = memory.records().filter((r) => r.level === 50);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        component: 'engine',
+        msg: 'internal error',
+        where: 'hook onRequest',
+        err: expect.objectContaining({ message: 'the hook broke' }),
+      }),
+      expect.objectContaining({ component: 'http', msg: 'http error', where: 'POST /mcp', err: expect.objectContaining({ message: 'store unreachable' }) }),
+    ]);
+  });
+
   it('refuses a logger without pino shape', () => {
     expect(() => createServer({ name: 'x', version: '1', services: [], logger: { info() {} } as never })).toThrow(
       expect.objectContaining({ code: 'TYPEMCP_ERR_INVALID_OPTION', option: 'logger' }),
