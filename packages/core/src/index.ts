@@ -15,6 +15,7 @@ export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
+export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
 export { Context, type ContextLogger, type ElicitResult, type LogMethod, type Root, type SampleOptions, type SampleResult } from './context/context.js';
@@ -42,9 +43,27 @@ export {
   InvalidOptionError,
   LocalClientRequestError,
   McpError,
+  MemoryRateLimitStore,
+  principalId,
   PROTOCOL_DEFAULTS,
   ProtocolErrorCode,
+  RateLimitedError,
+  RateLimiter,
   ResourceNotFoundError,
   ToolError,
 } from '@typemcp/protocol';
-export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';
+export type {
+  BucketRule,
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  JsonObject,
+  MemoryRateLimitStoreOptions,
+  PromptMessage,
+  RateLimitDecision,
+  RateLimiterOptions,
+  RateLimitStore,
+  ReadResourceResult,
+  StructuredLogFn,
+  StructuredLogger,
+} from '@typemcp/protocol';

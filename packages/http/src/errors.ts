@@ -28,6 +28,7 @@ export const HttpErrorCode = {
   StreamConflict: 'TYPEMCP_HTTP_STREAM_CONFLICT',
   UnknownEventId: 'TYPEMCP_HTTP_UNKNOWN_EVENT_ID',
   TooManySessions: 'TYPEMCP_HTTP_TOO_MANY_SESSIONS',
+  RateLimited: 'TYPEMCP_HTTP_RATE_LIMITED',
   ShuttingDown: 'TYPEMCP_HTTP_SHUTTING_DOWN',
   NotFound: 'TYPEMCP_HTTP_NOT_FOUND',
   Internal: 'TYPEMCP_HTTP_INTERNAL',
@@ -47,8 +48,8 @@ const malformed: HttpRefusalKind = { status: 400, rpcCode: ErrorCode.InvalidRequ
 
 /**
  * Status and JSON-RPC code of every {@link HttpErrorCode}: -32700 for unparsable JSON, -32600 for
- * a request the transport rejects as malformed (400), -32603 for an internal failure, -32000 for
- * every other refusal.
+ * a request the transport rejects as malformed (400), -32603 for an internal failure, -32029 for
+ * a rate limit (429), -32000 for every other refusal.
  */
 export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>> = {
   [HttpErrorCode.ForbiddenHost]: refused(403),
@@ -69,6 +70,7 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.SessionNotFound]: refused(404),
   [HttpErrorCode.StreamConflict]: refused(409),
   [HttpErrorCode.TooManySessions]: refused(503),
+  [HttpErrorCode.RateLimited]: { status: 429, rpcCode: ErrorCode.RateLimited },
   [HttpErrorCode.ShuttingDown]: refused(503),
   [HttpErrorCode.NotFound]: refused(404),
   [HttpErrorCode.Internal]: { status: 500, rpcCode: ErrorCode.InternalError },

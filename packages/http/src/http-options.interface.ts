@@ -1,5 +1,6 @@
 /** Options of serveHttp() and createMcpExpressApp(). */
 import type { IncomingMessage } from 'node:http';
+import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
 
@@ -87,8 +88,45 @@ export interface HttpOptions {
   graceMs?: number;
   /** Serve `GET /health` (default true). */
   health?: boolean;
-  /** One JSON line per request on stderr (default false). */
+  /**
+   * One record per HTTP request, when its response closes: `{ method, path, status, ms, session,
+   * aborted }` as a JSON line on stderr, or, with a logger, an `info` record
+   * `{ component: 'http', reqId, method, path, status, ms, sessionId, principalId, aborted }`.
+   * Never the query string, a header's value other than the session id, or the body. Default:
+   * true when a logger is in use, else false.
+   */
   log?: boolean;
-  /** Where unexpected errors go (default: one line on stderr). */
+  /**
+   * A structured logger with pino's shape (default: the server's own, from
+   * `createServer({ logger })` or the engine's `logger` option). Receives the request log and the
+   * transport's unexpected errors (`error`, `{ component: 'http', err, where }`).
+   */
+  logger?: StructuredLogger;
+  /**
+   * Where unexpected errors go. With a logger too, both receive each error; the default (one
+   * line on stderr) is used only when neither is given.
+   */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * A token bucket per caller on every MCP route (/mcp, /sse, /messages), checked after the
+   * Host/Origin and bearer-token checks and before the body is read or any session is looked
+   * up: a caller over the limit gets `429` with `Retry-After` (seconds) and a JSON-RPC error
+   * -32029 whose `data.retryAfterMs` is exact. Off when absent.
+   */
+  rateLimit?: HttpRateLimitOptions;
+}
+
+/**
+ * The HTTP rate limit: a bucket rule, a store (share one with other instances through a shared
+ * store, or with `rateLimit()` interceptors) and whose bucket a request takes from.
+ * @publicApi
+ */
+export interface HttpRateLimitOptions extends RateLimiterOptions {
+  /**
+   * The bucket a request takes from, or undefined to let it through unlimited. Default: the
+   * principal's id (`principalId()`: a string principal, or its `sub`, `id` or `clientId`) as
+   * `http:principal:<id>`, else the client's address as `http:address:<ip>` (behind a proxy,
+   * give a key that reads the forwarded address you trust).
+   */
+  key?: (req: IncomingMessage, principal: unknown) => string | undefined;
 }

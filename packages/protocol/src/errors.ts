@@ -23,6 +23,8 @@ export const ProtocolErrorCode = {
   InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
   /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */
   InputRequired: 'TYPEMCP_INPUT_REQUIRED',
+  /** A rate limiter refused a call (RateLimitedError, JSON-RPC -32029); `data.retryAfterMs` says when to retry. */
+  RateLimited: 'TYPEMCP_RATE_LIMITED',
 } as const;
 
 /** One of {@link ProtocolErrorCode}. */

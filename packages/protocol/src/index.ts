@@ -57,3 +57,7 @@ export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, serveStdio, type StdioConnection, type StdioOptions } from './transport/stdio.transport.js';
 export type { SendOptions, Transport } from './transport/transport.interface.js';
+export { principalId, type StructuredLogFn, type StructuredLogger } from './logging/structured-logger.js';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions, type RateLimitStore } from './limits/rate-limit-store.js';
+export { RateLimitedError, RateLimiter, type RateLimiterOptions } from './limits/rate-limiter.js';
+export { takeTokens, type BucketRule, type BucketState, type RateLimitDecision } from './limits/token-bucket.js';

@@ -25,3 +25,5 @@ export { isThenable } from './util/is-thenable.js';
 export { writeErrorLine } from './util/report-error.js';
 export type { ListKind, ServerHost } from './server/server-host.js';
 export type { Listener } from './server/handlers/subscriptions.handlers.js';
+export { checkLogger } from './options/check-server-options.js';
+export { isStructuredLogger } from './logging/structured-logger.js';

@@ -2,7 +2,7 @@
  * createServer(): builds every definition once from the decorator records, resolves service
  * instances through the container, binds them to a protocol engine, and serves it.
  */
-import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions } from '@typemcp/protocol';
+import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions, type StructuredLogger } from '@typemcp/protocol';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
@@ -110,7 +110,8 @@ export class TypeMcpServer {
     this.schemas = new DtoSchemaFactory(options.schema);
     this.validator = new DtoValidator(this.schemas);
     this.container = options.container ?? new TypediContainer();
-    this.onWarning = options.onWarning ?? warnOnStderr;
+    const logger = options.logger;
+    this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
     const storage = getMetadataStorage();
     // Services may inject the server itself (to announce resource updates, add services...).
     this.container.set(TypeMcpServer, this);
@@ -247,6 +248,14 @@ export class TypeMcpServer {
     }
     const transport = String((options as { transport?: unknown } | undefined)?.transport);
     throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
+  }
+
+  /**
+   * The `logger` option as given (undefined without one): interceptors and services that inject
+   * the server can log through it.
+   */
+  get logger(): StructuredLogger | undefined {
+    return this.engine.logger;
   }
 
   /** The instance the container holds for a class (a service or an injectable). */

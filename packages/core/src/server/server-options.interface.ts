@@ -32,7 +32,7 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
+      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'logger' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
@@ -42,7 +42,10 @@ export interface ServerOptions
   providers?: Provider[];
   /** The DI container (default: a fresh typedi container). */
   container?: ContainerAdapter;
-  /** Where start-up warnings go (default: one line each on stderr); `() => {}` silences them. */
+  /**
+   * Where start-up warnings go (default: a `warn` record `{ component: 'core', code }` to
+   * `logger` when there is one, else one line each on stderr); `() => {}` silences them.
+   */
   onWarning?: (warning: DefinitionWarning) => void;
   /** JSON Schema generation options. */
   schema?: DtoSchemaOptions;

@@ -37,7 +37,7 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
   const host = new McpHttpHost(engineOf(server), options);
   const app = express();
   app.disable('x-powered-by');
-  const before: RequestHandler[] = options.log ? [requestLog] : [];
+  const before: RequestHandler[] = host.logRequests ? [requestLog(host.logger, host.principals)] : [];
   const guarded: RequestHandler = (req, res, next) => {
     try {
       host.guard.check(req);

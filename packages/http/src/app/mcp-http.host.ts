@@ -5,14 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ProtocolServer } from '@typemcp/protocol';
+import { principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
 import { writeErrorLine } from '@typemcp/protocol/internal';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { EventStore } from '../events/event-store.interface.js';
 import { MemoryEventStore } from '../events/memory-event.store.js';
-import type { HttpOptions } from '../http-options.interface.js';
+import type { HttpOptions, HttpRateLimitOptions } from '../http-options.interface.js';
 import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
@@ -54,6 +54,13 @@ export class McpHttpHost implements SessionHost {
   readonly auth?: BearerAuth;
   /** Stateless sessions serving a POST right now (closed on shutdown). */
   readonly transient = new Set<StoredSession>();
+  /** The logger in use (the `logger` option, else the engine's), bound to `{ component: 'http' }`; undefined without one. */
+  readonly logger?: StructuredLogger;
+  /** Whether the request log is on (the `log` option, default: on with a logger). */
+  readonly logRequests: boolean;
+  /** The principal of each request admitted, kept only while the request log is on. */
+  readonly principals?: WeakMap<IncomingMessage, unknown>;
+  private readonly limiter?: { readonly rateLimiter: RateLimiter; readonly key?: HttpRateLimitOptions['key'] };
   private readonly samePrincipal: (a: unknown, b: unknown) => boolean;
   private shuttingDown = false;
   private readonly closers: ((graceMs: number) => Promise<void>)[] = [];
@@ -81,10 +88,23 @@ export class McpHttpHost implements SessionHost {
     const auth = options.auth;
     // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
     this.samePrincipal = auth?.samePrincipal ? (a, b) => auth.samePrincipal!(a, b) : samePrincipalByJson;
+    this.logger = (options.logger ?? engine.logger)?.child({ component: 'http' });
+    this.logRequests = options.log ?? this.logger !== undefined;
+    if (this.logRequests && this.logger) this.principals = new WeakMap();
+    const limit = options.rateLimit;
+    if (limit) this.limiter = { rateLimiter: new RateLimiter(limit, 'rateLimit'), key: limit.key };
   }
 
   reportError(error: unknown, where: string): void {
-    (this.options.onError ?? defaultOnError)(error, where);
+    if (this.logger) {
+      try {
+        this.logger.error({ err: error, where }, 'http error');
+      } catch (failure) {
+        defaultOnError(failure, 'logger');
+      }
+    }
+    if (this.options.onError) this.options.onError(error, where);
+    else if (!this.logger) defaultOnError(error, where);
   }
 
   /** Host/Origin, shutdown and authentication checks of every MCP route; resolves with the principal. */
@@ -93,7 +113,29 @@ export class McpHttpHost implements SessionHost {
     if (this.shuttingDown) {
       throw new HttpTransportError(HttpErrorCode.ShuttingDown, 'Service unavailable: the server is shutting down', { headers: { Connection: 'close' } });
     }
-    return this.auth?.authenticate(req, () => this.metadataUrl(req));
+    const principal = this.auth ? await this.auth.authenticate(req, () => this.metadataUrl(req)) : undefined;
+    if (this.limiter) await this.limit(req, principal);
+    this.principals?.set(req, principal);
+    return principal;
+  }
+
+  /** Takes a token for `req` before anything else is done for it; 429 when its bucket is empty. */
+  private async limit(req: RoutedRequest, principal: unknown): Promise<void> {
+    const { rateLimiter, key } = this.limiter!;
+    let bucket: string | undefined;
+    if (key) bucket = key(req, principal);
+    else {
+      const id = principalId(principal);
+      bucket = id !== undefined ? `http:principal:${id}` : `http:address:${req.socket.remoteAddress ?? 'unknown'}`;
+    }
+    if (bucket === undefined) return;
+    const decision = await rateLimiter.take(bucket);
+    if (decision.allowed) return;
+    const { retryAfterMs } = decision;
+    throw new HttpTransportError(HttpErrorCode.RateLimited, `Too many requests: rate limit exceeded; retry in ${retryAfterMs} ms`, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+      data: { retryAfterMs },
+    });
   }
 
   /** The URL of the RFC 9728 document advertised in `WWW-Authenticate`. */

@@ -32,8 +32,12 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.pacer = new ProgressPacer((message) => this.connection.message(message));
     this.protocolSession = engine.connect(this);
     this.protocolSession.principal = principal;
-    this.protocolSession.sessionId = id;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
+  }
+
+  /** The `sessionId` of the /messages URL, as the engine's logs see it. */
+  get sessionId(): string {
+    return this.id;
   }
 
   get busy(): boolean {

@@ -3,7 +3,7 @@
  * an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) naming it, before anything listens.
  */
 import { InvalidOptionError } from '@typemcp/protocol';
-import { checkOption as check } from '@typemcp/protocol/internal';
+import { checkLogger, checkOption as check } from '@typemcp/protocol/internal';
 import type { HttpOptions } from '../http-options.interface.js';
 import { HTTP_DEFAULTS as D } from './http-defaults.js';
 
@@ -72,4 +72,7 @@ export function checkHttpOptions(options: HttpOptions & { port?: unknown }): voi
   check.ms('headersTimeoutMs', timeouts.headersTimeoutMs, 0, D.headersTimeoutMs);
   check.ms('requestTimeoutMs', timeouts.requestTimeoutMs, 0, D.requestTimeoutMs);
   check.function('onError', options.onError);
+  checkLogger('logger', options.logger);
+  check.object('rateLimit', options.rateLimit);
+  check.function('rateLimit.key', options.rateLimit?.key);
 }

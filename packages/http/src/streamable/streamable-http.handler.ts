@@ -155,6 +155,8 @@ export class StreamableHttpHandler {
     const requested = initialize ? ((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '') : undefined;
     const revision = initialize ? negotiateRevision(typeof requested === 'string' ? requested : '').revision : session.protocolSession.features?.revision;
     const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
+    // Also kept on the response itself, where the request log reads a new session's id.
+    if (headers) res.setHeader('Mcp-Session-Id', session.id);
     const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
     if (session.stateless) stream.onFinish = () => void session.close(0);
     // A failed initialize leaves no session behind.

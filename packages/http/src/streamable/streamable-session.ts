@@ -57,12 +57,16 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     super();
     this.protocolSession = host.engine.connect(this);
     this.protocolSession.principal = principal;
-    if (id !== '') this.protocolSession.sessionId = id;
     if (!stateless) {
       this.standalone = new EventStream();
       if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));
     }
     registry.set(this.protocolSession, this);
+  }
+
+  /** The Mcp-Session-Id as the engine's logs see it; undefined for a stateless request. */
+  get sessionId(): string | undefined {
+    return this.id || undefined;
   }
 
   get busy(): boolean {

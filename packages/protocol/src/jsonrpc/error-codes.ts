@@ -21,6 +21,11 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** The requested resource does not exist (legacy revisions; 2026-07-28 uses -32602). */
   ResourceNotFound: -32002,
+  /**
+   * TypeMCP: a rate limiter refused the call; `data.retryAfterMs` says when to retry
+   * (`data.code` is `TYPEMCP_RATE_LIMITED`, or `TYPEMCP_HTTP_RATE_LIMITED` in an HTTP 429).
+   */
+  RateLimited: -32029,
   /** 2026-07-28: an HTTP header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagrees with the body. */
   HeaderMismatch: -32020,
   /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */

@@ -3,6 +3,14 @@ import type { ProtocolServerOptions } from './server-options.js';
 import type { StdioOptions } from './stdio-options.js';
 import { PROTOCOL_DEFAULTS as D } from './defaults.js';
 import { checkOption as check, InvalidOptionError, MAX_TIMER_MS } from './invalid-option.error.js';
+import { isStructuredLogger } from '../logging/structured-logger.js';
+
+/** Throws unless `logger` is undefined or has pino's shape (debug, info, warn, error, child). */
+export function checkLogger(option: string, logger: unknown): void {
+  if (logger !== undefined && !isStructuredLogger(logger)) {
+    throw new InvalidOptionError(option, `Invalid option "${option}": it must be a logger with pino's shape (debug, info, warn, error and child methods).`);
+  }
+}
 
 const CACHE_KINDS = ['lists', 'tools', 'prompts', 'resources', 'templates', 'discover', 'read'];
 
@@ -48,6 +56,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   check.ms('requestTimeoutMs', options.requestTimeoutMs, 1, D.requestTimeoutMs);
   check.object('capabilities', options.capabilities);
   check.function('onError', options.onError);
+  checkLogger('logger', options.logger);
   check.function('onRootsChanged', options.onRootsChanged);
   checkRequestState(options.requestState);
   checkCache(options.cache);

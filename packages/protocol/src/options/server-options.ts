@@ -4,6 +4,7 @@ import type { SessionContract } from '../server/contracts.js';
 import type { CacheHint } from '../server/request-context.js';
 import type { RequestStateOptions } from '../server/request-state.js';
 import type { HooksOption } from '../server/hooks.js';
+import type { StructuredLogger } from '../logging/structured-logger.js';
 
 /** @publicApi */
 export interface ProtocolServerOptions {
@@ -19,8 +20,18 @@ export interface ProtocolServerOptions {
   requestTimeoutMs?: number;
   /** Capabilities merged over the ones derived from the registry. */
   capabilities?: ServerCapabilities;
-  /** Where internal errors go (default: one line on stderr). Never sent to clients. */
+  /**
+   * Where internal errors go. Never sent to clients. With `logger` too, both receive each error;
+   * the default (one line on stderr) is used only when neither is given.
+   */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * A structured logger with pino's shape (pino itself fits). Internal errors are logged at
+   * `error`, as `{ component: 'engine', err, where, method, requestId, sessionId, principalId }`
+   * (the request fields when the error happened in one), never with a request's params.
+   * Default: none (errors go to `onError`, else one line on stderr).
+   */
+  logger?: StructuredLogger;
   /**
    * Called when a client sends `notifications/roots/list_changed`: a shorthand for
    * `setNotificationHandler('notifications/roots/list_changed', (_params, session) => onRootsChanged(session))`.

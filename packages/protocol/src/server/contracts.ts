@@ -39,8 +39,8 @@ export interface SessionContract {
   registryGenerationAtInit: number;
   /** Who the client is, as the transport's authentication established it (undefined on stdio). */
   principal?: unknown;
-  /** The transport's id of the session (HTTP's `Mcp-Session-Id`); undefined on stdio and for 2026-07-28 requests. */
-  sessionId?: string;
+  /** The id its transport gives the session (HTTP's `Mcp-Session-Id`); undefined on stdio and stateless HTTP. */
+  readonly sessionId?: string;
   /** The negotiated revision's features; undefined until `initialize` succeeded. */
   readonly features: RevisionFeatures | undefined;
   /** @deprecated Use `features` (a revision is the protocol version string, `features.revision`). */

@@ -32,6 +32,7 @@ import type { ListKind, ServerHost } from './server-host.js';
 import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
+import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -74,6 +75,10 @@ export class ProtocolServer implements ServerHost {
   hooks?: Hooks;
   /** @internal The server's telemetry (`useTelemetry`); undefined while there is none. */
   telemetry?: RequestTelemetry;
+  /** The `logger` option as given (transports and upper layers log through it too); undefined without one. */
+  readonly logger?: StructuredLogger;
+  /** `logger` bound to `{ component: 'engine' }`. */
+  private readonly diagnostics?: StructuredLogger;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -85,6 +90,8 @@ export class ProtocolServer implements ServerHost {
     this.requestTimeoutMs = options.requestTimeoutMs ?? PROTOCOL_DEFAULTS.requestTimeoutMs;
     this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
     this.requestStates = new RequestStateSealer(options.requestState);
+    this.logger = options.logger;
+    this.diagnostics = options.logger?.child({ component: 'engine' });
     const tables = [lifecycleHandlers, discoveryHandlers, subscriptionHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers];
     for (const table of tables) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
@@ -310,9 +317,30 @@ export class ProtocolServer implements ServerHost {
   }
 
   private report(error: unknown, where: string, ctx: RequestContext | undefined, toHooks: boolean): void {
-    (this.options.onError ?? defaultOnError)(error, where);
+    if (this.diagnostics) this.logError(this.diagnostics, error, where, ctx);
+    if (this.options.onError) this.options.onError(error, where);
+    else if (!this.diagnostics) defaultOnError(error, where);
     ctx?.observation?.failed?.(error);
     if (toHooks) this.hooks?.emit('onError', ctx ? { error, where, ctx } : { error, where });
+  }
+
+  /** One `error` record: what failed, where, and which request (never its params). */
+  private logError(logger: StructuredLogger, error: unknown, where: string, ctx: RequestContext | undefined): void {
+    const fields: Record<string, unknown> = { err: error, where };
+    if (ctx) {
+      fields.method = ctx.method;
+      fields.requestId = ctx.id;
+      const session = ctx.session.sessionId;
+      if (session !== undefined) fields.sessionId = session;
+      const principal = principalId(ctx.principal);
+      if (principal !== undefined) fields.principalId = principal;
+    }
+    try {
+      logger.error(fields, 'internal error');
+    } catch (failure) {
+      // A logger that throws must not take the request down; its own failure goes to stderr.
+      defaultOnError(failure, 'logger');
+    }
   }
 
   /**

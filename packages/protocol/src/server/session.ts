@@ -73,8 +73,6 @@ export class Session implements NegotiatedState, SessionContract {
    * Tool guards and handlers read it; a transport binds a session to one principal.
    */
   principal?: unknown;
-  /** The transport's id of the session (HTTP's `Mcp-Session-Id`); undefined on stdio and for 2026-07-28 requests. */
-  sessionId?: string;
   /** Records a `resources/subscribe`. */
   subscribe(uri: string): void {
     (this.subscribed ??= new Set()).add(uri);
@@ -95,6 +93,11 @@ export class Session implements NegotiatedState, SessionContract {
     readonly server: ServerHost,
     private readonly transport: Transport,
   ) {}
+
+  /** The id its transport gives the session (HTTP's `Mcp-Session-Id`); undefined on stdio and stateless HTTP. */
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
 
   /** The negotiated revision's features; undefined until `initialize` succeeded. */
   get features(): RevisionFeatures | undefined {

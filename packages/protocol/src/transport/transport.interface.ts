@@ -18,4 +18,6 @@ export interface SendOptions {
  */
 export interface Transport {
   send(message: string, options?: SendOptions): void;
+  /** The id the transport gives the session (HTTP's `Mcp-Session-Id`), for logs; undefined when it has none (stdio). */
+  readonly sessionId?: string;
 }
