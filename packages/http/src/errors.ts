@@ -29,6 +29,7 @@ export const HttpErrorCode = {
   UnknownEventId: 'TYPEMCP_HTTP_UNKNOWN_EVENT_ID',
   TooManySessions: 'TYPEMCP_HTTP_TOO_MANY_SESSIONS',
   ShuttingDown: 'TYPEMCP_HTTP_SHUTTING_DOWN',
+  StateUnavailable: 'TYPEMCP_HTTP_STATE_UNAVAILABLE',
   NotFound: 'TYPEMCP_HTTP_NOT_FOUND',
   Internal: 'TYPEMCP_HTTP_INTERNAL',
 } as const;
@@ -70,6 +71,7 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.StreamConflict]: refused(409),
   [HttpErrorCode.TooManySessions]: refused(503),
   [HttpErrorCode.ShuttingDown]: refused(503),
+  [HttpErrorCode.StateUnavailable]: refused(503),
   [HttpErrorCode.NotFound]: refused(404),
   [HttpErrorCode.Internal]: { status: 500, rpcCode: ErrorCode.InternalError },
 };
