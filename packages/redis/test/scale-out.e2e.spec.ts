@@ -135,8 +135,121 @@ describeWithRedis('several instances on Redis', redisUnavailable(), () => {
     expect(resumes.length).toBeGreaterThanOrEqual(2);
     await client.close().catch(() => undefined);
   }, 40_000);
+
+  it('2026-07-28: the rounds of a multi round-trip request land on different instances; subscriptions/listen hears changes made elsewhere', async () => {
+    const client = new Client2({ name: 'modern-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
+    const updates: unknown[] = [];
+    let updated!: () => void;
+    const gotUpdate = new Promise<void>((resolve) => (updated = resolve));
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updates.push(n.params);
+      updated();
+    });
+    await client.connect(new Transport2(new URL(`${proxy.url}/mcp`)));
+    const start = proxy.routed.length;
+    const asked = await client.callTool({ name: 'ask', arguments: {} }, TIMEOUT);
+    expect(textOf(asked)).toMatch(/^hello Grace from \d+$/);
+    const rounds = proxy.routed.slice(start).filter((r) => r.rpc.includes('tools/call'));
+    expect(rounds).toHaveLength(2);
+    // The retry, with the requestState sealed by the first instance, was opened by another.
+    expect(rounds[1].upstream).not.toBe(rounds[0].upstream);
+
+    const listenAt = proxy.routed.length;
+    const subscription = await client.listen({ resourceSubscriptions: ['test://doc'] }, TIMEOUT);
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ['test://doc'] });
+    const listen = proxy.routed.slice(listenAt).find((r) => r.rpc.includes('subscriptions/listen'))!;
+    const touchAt = proxy.routed.length;
+    await client.callTool({ name: 'touch', arguments: { uri: 'test://doc' } }, TIMEOUT);
+    const touch = proxy.routed.slice(touchAt).find((r) => r.rpc.includes('tools/call'))!;
+    expect(touch.upstream).not.toBe(listen.upstream);
+    await gotUpdate;
+    expect(updates).toEqual([expect.objectContaining({ uri: 'test://doc' })]);
+    await client.close();
+  }, 30_000);
 });
 
-void createClient;
-void Client2;
-void Transport2;
+describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
+  const prefix = testPrefix('ttl');
+  let instances: Instance[] = [];
+  let proxy: RoundRobinProxy;
+  const redis = createClient({ url: REDIS_URL });
+  redis.on('error', () => {});
+
+  beforeAll(async () => {
+    await redis.connect();
+    instances = await Promise.all([0, 1, 2].map(() => startInstance(REDIS_URL, prefix, 10_000)));
+    proxy = new RoundRobinProxy(instances.map((i) => i.url));
+    await proxy.start();
+  }, 30_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all(instances.map((i) => i.kill('SIGTERM')));
+    await deleteKeys(prefix);
+    redis.destroy();
+  });
+
+  /** Keys of the sessions under the prefix, and the bytes Redis says they use. */
+  async function sessionFootprint(): Promise<{ keys: number; bytes: number }> {
+    let keys = 0;
+    let bytes = 0;
+    for await (const batch of redis.scanIterator({ MATCH: `${prefix}:s:*`, COUNT: 1000 })) {
+      if (!batch.length) continue;
+      const multi = redis.multi();
+      for (const key of batch) multi.memoryUsage(key);
+      for (const used of (await multi.execAsPipeline()) as unknown as (number | null)[]) {
+        if (used !== null) {
+          keys++;
+          bytes += used;
+        }
+      }
+    }
+    return { keys, bytes };
+  }
+
+  it('1,000 sessions opened across the instances and abandoned expire by TTL; their memory returns to zero', async () => {
+    expect(await sessionFootprint()).toEqual({ keys: 0, bytes: 0 });
+    const baseline = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
+    const init = (i: number) =>
+      fetch(`${proxy.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `c${i}`, version: '1' } } }),
+      }).then(async (res) => {
+        await res.text();
+        return res;
+      });
+    const ids = new Set<string>();
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => init(batch * 50 + i)));
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        ids.add(res.headers.get('mcp-session-id')!);
+      }
+    }
+    expect(ids.size).toBe(1000);
+    const open = await sessionFootprint();
+    expect(open.keys).toBe(1000);
+    expect(open.bytes).toBeGreaterThan(1000 * 100);
+    const peak = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
+
+    let after = open;
+    for (let i = 0; i < 250 && after.keys > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await sessionFootprint();
+    }
+    expect(after).toEqual({ keys: 0, bytes: 0 });
+    // An expired session is gone everywhere: 404 on any instance.
+    const [someId] = ids;
+    const res = await fetch(`${proxy.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': someId, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(404);
+    const end = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
+    // Redis is shared with other tests, so the whole-server figure is only reported.
+    process.stdout.write(`redis used_memory: baseline ${baseline}, with 1000 sessions ${peak}, after expiry ${end}; session keys ${open.bytes} B -> 0\n`);
+  }, 60_000);
+});
