@@ -109,7 +109,7 @@ export class StreamableHttpHandler {
       this.host.transient.add(session);
       if (!initialize) session.protocolSession.assumeInitialized(version ?? DEFAULT_HEADER_REVISION);
     } else if (initialize) {
-      if (this.host.shared && !this.host.shared.started) throw unavailable('not connected');
+      if (this.host.shared && !this.host.shared.health().ok) throw unavailable('not connected');
       session = new StreamableSession(this.host.newSessionId(), this.host, principal);
       this.host.register(session);
     } else {
