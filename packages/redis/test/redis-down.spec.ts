@@ -42,7 +42,12 @@ const initialize = (url: string) =>
   fetch(url, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
 const modernPing = (url: string) =>
   fetch(url, {
@@ -52,7 +57,13 @@ const modernPing = (url: string) =>
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 
@@ -79,7 +90,8 @@ describeWithRedis('Redis down and back', redisUnavailable(), () => {
     await deleteKeys(prefix);
   });
 
-  const health = async () => (await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json()) as { status: string; state: { ok: boolean; detail: string } };
+  const health = async () =>
+    (await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json()) as { status: string; state: { ok: boolean; detail: string } };
 
   it('503 with a clear message while Redis is away, stateless requests still served, and recovery without a restart', async () => {
     expect((await initialize(listener.url)).status).toBe(200);

@@ -137,7 +137,10 @@ describeWithRedis('several instances on Redis', redisUnavailable(), () => {
   }, 40_000);
 
   it('2026-07-28: the rounds of a multi round-trip request land on different instances; subscriptions/listen hears changes made elsewhere', async () => {
-    const client = new Client2({ name: 'modern-test', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client2(
+      { name: 'modern-test', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
     const updates: unknown[] = [];
     let updated!: () => void;
@@ -215,7 +218,12 @@ describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
       fetch(`${proxy.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `c${i}`, version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `c${i}`, version: '1' } },
+        }),
       }).then(async (res) => {
         await res.text();
         return res;
@@ -244,7 +252,12 @@ describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
     const [someId] = ids;
     const res = await fetch(`${proxy.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': someId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': someId,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
