@@ -229,17 +229,24 @@ describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
         return res;
       });
     const ids = new Set<string>();
+    const createdAt: number[] = [];
     for (let batch = 0; batch < 20; batch++) {
       const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => init(batch * 50 + i)));
       for (const res of answers) {
         expect(res.status).toBe(200);
         ids.add(res.headers.get('mcp-session-id')!);
+        createdAt.push(Date.now());
       }
     }
     expect(ids.size).toBe(1000);
+    // On a loaded machine the first sessions may already have expired (10 s TTL): every session
+    // created less than 9 s ago must still be there.
+    const recent = createdAt.filter((t) => t > Date.now() - 9000).length;
     const open = await sessionFootprint();
-    expect(open.keys).toBe(1000);
-    expect(open.bytes).toBeGreaterThan(1000 * 100);
+    expect(recent).toBeGreaterThan(0);
+    expect(open.keys).toBeGreaterThanOrEqual(recent);
+    expect(open.keys).toBeLessThanOrEqual(1000);
+    expect(open.bytes).toBeGreaterThan(open.keys * 100);
     const peak = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1]);
 
     let after = open;

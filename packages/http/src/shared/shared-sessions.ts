@@ -10,13 +10,13 @@ import type { ServerChange, SessionContract, SessionSnapshot } from '@typemcp/pr
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { SharedMessage, SharedState, SharedStateHealth } from './shared-state.interface.js';
-import { StreamableSession, streamableSessionOf, type SessionHost } from '../streamable/streamable-session.js';
+import { StreamableSession, streamableSessionOf, type SessionHost, type SessionSharing } from '../streamable/streamable-session.js';
 
 /** Server->client request ids of node n are n * OUTGOING_ID_SPAN + 0, 1, 2... */
 export const OUTGOING_ID_SPAN = 2 ** 32;
 
 /** What the shared sessions need from the HTTP host. */
-export interface SharedHost extends SessionHost {
+export interface SharedHost extends Omit<SessionHost, 'shared'> {
   readonly auth?: unknown;
   samePrincipalOf(a: unknown, b: unknown): boolean;
   register(session: StreamableSession): void;
@@ -38,7 +38,7 @@ export function unavailable(what: string): HttpTransportError {
   });
 }
 
-export class SharedSessions {
+export class SharedSessions implements SessionSharing {
   /** This instance's node number, 0 until started. */
   node = 0;
   /** Settles after the first attempt to start (whether it worked or not). */

@@ -15,8 +15,16 @@ import type { StoredSession } from '../sessions/session-store.interface.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
 import { EventStream } from './event-stream.js';
-import type { SharedSessions } from '../shared/shared-sessions.js';
 import { errorMessage } from '@typemcp/protocol/internal';
+
+/** What a session needs from shared state (SharedSessions implements it). */
+export interface SessionSharing {
+  adopt(session: StreamableSession): void;
+  sync(session: StreamableSession): Promise<void> | undefined;
+  forward(session: StreamableSession, message: string): void;
+  streamOpened(session: StreamableSession): void;
+  streamClosed(session: StreamableSession): void;
+}
 
 /** What a session needs from the HTTP server that owns it. */
 export interface SessionHost {
@@ -29,7 +37,7 @@ export interface SessionHost {
   /** The session ended: stop routing requests to it. */
   forget(session: StreamableSession): void;
   /** Present when sessions are shared by several instances. */
-  readonly shared?: SharedSessions;
+  readonly shared?: SessionSharing;
   /** How long a follower of a stream held by another instance waits for its next event. */
   readonly followIdleMs?: number;
 }

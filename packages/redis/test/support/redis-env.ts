@@ -36,7 +36,6 @@ export function describeWithRedis(name: string, reason: string | undefined, body
     );
     return;
   }
-  // eslint-disable-next-line no-console
   console.warn(`[skipped] ${name}: ${reason}`);
   describe.skip(name, body);
 }

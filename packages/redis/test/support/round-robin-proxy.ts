@@ -34,7 +34,7 @@ export class RoundRobinProxy {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    let rpc: string[] = [];
+    let rpc: string[];
     try {
       const parsed = body.length ? (JSON.parse(body.toString()) as unknown) : [];
       rpc = (Array.isArray(parsed) ? parsed : [parsed]).map((m: { method?: string }) => m.method ?? 'response');
