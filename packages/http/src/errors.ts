@@ -30,6 +30,7 @@ export const HttpErrorCode = {
   TooManySessions: 'TYPEMCP_HTTP_TOO_MANY_SESSIONS',
   RateLimited: 'TYPEMCP_HTTP_RATE_LIMITED',
   ShuttingDown: 'TYPEMCP_HTTP_SHUTTING_DOWN',
+  StateUnavailable: 'TYPEMCP_HTTP_STATE_UNAVAILABLE',
   NotFound: 'TYPEMCP_HTTP_NOT_FOUND',
   Internal: 'TYPEMCP_HTTP_INTERNAL',
 } as const;
@@ -72,6 +73,7 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.TooManySessions]: refused(503),
   [HttpErrorCode.RateLimited]: { status: 429, rpcCode: ErrorCode.RateLimited },
   [HttpErrorCode.ShuttingDown]: refused(503),
+  [HttpErrorCode.StateUnavailable]: refused(503),
   [HttpErrorCode.NotFound]: refused(404),
   [HttpErrorCode.Internal]: { status: 500, rpcCode: ErrorCode.InternalError },
 };

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
+import type { SharedState } from './shared/shared-state.interface.js';
 
 /**
  * Bearer-token authentication on /mcp, /sse and /messages (never on /health or the metadata
@@ -78,6 +79,13 @@ export interface HttpOptions {
    * 503. Configures the default store only: refused together with `sessionStore`.
    */
   maxSessions?: number;
+  /**
+   * State shared by several instances of this server (e.g. `redisState({ url })` of
+   * `@typemcp/redis`): any instance serves any Streamable HTTP session, resumes any stream, and
+   * changes reach every client. Sessions expire in the store after `idleTimeoutMs` unused.
+   * Default: none, everything stays in this process.
+   */
+  state?: SharedState;
   /** Keeps SSE events for `Last-Event-ID` resumption (default: a MemoryEventStore); `false` turns resumability off. */
   eventStore?: EventStore | false;
   /** The `retry:` advice (ms) sent to clients at 2025-11-25 with the priming event (default 1000). */

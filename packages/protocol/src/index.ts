@@ -44,7 +44,7 @@ export type {
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
 export type { MethodHandler, NotificationHandler, SetHandlerOptions } from './server/handlers/method-handler.type.js';
 export type { ErrorHookEvent, HookHandlers, HookName, HooksOption, NotificationHookEvent, RequestHookEvent, ResponseHookEvent } from './server/hooks.js';
-export { ProtocolServer, type CacheOptions, type ProtocolServerOptions } from './server/protocol-server.js';
+export { ProtocolServer, type CacheOptions, type ProtocolServerOptions, type ServerChange } from './server/protocol-server.js';
 export { RequestContext, type CacheHint, type ObservedEnd, type RequestHeaders } from './server/request-context.js';
 export type { RequestObservation, RequestTelemetry } from './server/telemetry.js';
 export type { ModernRequestMeta } from './server/modern-request.js';
@@ -52,7 +52,7 @@ export { InputRequiredError } from './server/input-required.error.js';
 export type { RequestStateOptions, RequestStateSealer } from './server/request-state.js';
 export { ResourceNotFoundError } from './server/resource-not-found.error.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
-export { Session, type OutgoingRequestOptions } from './server/session.js';
+export { Session, type OutgoingRequestOptions, type SessionSnapshot } from './server/session.js';
 export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, serveStdio, type StdioConnection, type StdioOptions } from './transport/stdio.transport.js';

@@ -4,7 +4,7 @@
  * 2026-07-28 request checks an HTTP transport runs before it streams, and progress pacing.
  * Not covered by semver; applications import `@typemcp/protocol`.
  */
-export { classifyMessage, isJsonObject } from './jsonrpc/message.js';
+export { classifyMessage, errorMessage, isJsonObject } from './jsonrpc/message.js';
 export { checkOption } from './options/invalid-option.error.js';
 export { legacyRevisionFeatures, negotiateRevision, revisionFeatures } from './revisions.js';
 export { headerMismatch, isModernRequest, MetaKey, modernMethodRefusal, readModernMeta } from './server/modern-request.js';

@@ -48,7 +48,13 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
   };
 
   if (options.health !== false) {
-    app.get('/health', ...before, guarded, (_req, res) => void res.json({ status: 'ok' }));
+    app.get('/health', ...before, guarded, (_req, res) => {
+      const shared = host.shared;
+      if (!shared) return void res.json({ status: 'ok' });
+      // Degraded: stateless and 2026-07-28 requests are still served; sessions need the store.
+      const state = shared.health();
+      res.json({ status: state.ok ? 'ok' : 'degraded', state: { ok: state.ok, node: shared.node, detail: state.detail } });
+    });
   }
   const metadata = options.auth?.protectedResource;
   if (metadata) {
@@ -70,11 +76,20 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
     sendHttpError(res, host.toHttpError(error, `${req.method} ${req.path}`));
   });
 
-  return {
+  const mcp: McpExpressApp = {
     app,
     get sessionCount() {
       return host.store.size;
     },
     close: (graceMs) => host.close(graceMs),
   };
+  hosts.set(mcp, host);
+  return mcp;
+}
+
+const hosts = new WeakMap<McpExpressApp, McpHttpHost>();
+
+/** Resolves once shared state made its first attempt to connect (at once without shared state). */
+export function sharedStateStarted(mcp: McpExpressApp): Promise<void> {
+  return hosts.get(mcp)?.shared?.firstAttempt ?? Promise.resolve();
 }

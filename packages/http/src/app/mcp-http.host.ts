@@ -21,7 +21,8 @@ import { samePrincipalByJson } from '../security/same-principal.js';
 import { MemorySessionStore } from '../sessions/memory-session.store.js';
 import type { SessionStore, StoredSession } from '../sessions/session-store.interface.js';
 import { KeepAlive } from '../sse/keep-alive.js';
-import type { SessionHost, StreamableSession } from '../streamable/streamable-session.js';
+import type { StreamableSession } from '../streamable/streamable-session.js';
+import { SharedSessions, type SharedHost } from '../shared/shared-sessions.js';
 
 export const DEFAULT_MAX_BODY_BYTES = HTTP_DEFAULTS.maxBodyBytes;
 
@@ -39,7 +40,7 @@ export function originOf(req: RoutedRequest): string | undefined {
 
 const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp/http] error in', error, where);
 
-export class McpHttpHost implements SessionHost {
+export class McpHttpHost implements SharedHost {
   readonly path: string;
   readonly stateful: boolean;
   readonly maxBodyBytes: number;
@@ -52,6 +53,8 @@ export class McpHttpHost implements SessionHost {
   readonly keepAlive: KeepAlive;
   readonly guard: HostOriginGuard;
   readonly auth?: BearerAuth;
+  /** Present when sessions are shared with other instances (the `state` option). */
+  readonly shared?: SharedSessions;
   /** Stateless sessions serving a POST right now (closed on shutdown). */
   readonly transient = new Set<StoredSession>();
   /** The logger in use (the `logger` option, else the engine's), bound to `{ component: 'http' }`; undefined without one. */
@@ -79,7 +82,7 @@ export class McpHttpHost implements SessionHost {
       maxBytes: options.oversizeDrainBytes ?? HTTP_DEFAULTS.oversizeDrainBytes,
       timeoutMs: options.oversizeDrainMs ?? HTTP_DEFAULTS.oversizeDrainMs,
     };
-    this.events = options.eventStore === false || !this.stateful ? undefined : (options.eventStore ?? new MemoryEventStore());
+    this.events = options.eventStore === false || !this.stateful ? undefined : (options.eventStore ?? options.state?.events ?? new MemoryEventStore());
     this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
     this.keepAlive = new KeepAlive(options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
     const bind = options.host ?? HTTP_DEFAULTS.host;
@@ -93,6 +96,29 @@ export class McpHttpHost implements SessionHost {
     if (this.logRequests && this.logger) this.principals = new WeakMap();
     const limit = options.rateLimit;
     if (limit) this.limiter = { rateLimiter: new RateLimiter(limit, 'rateLimit'), key: limit.key };
+    if (options.state && this.stateful) this.shared = new SharedSessions(this, options.state, options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs);
+  }
+
+  samePrincipalOf(a: unknown, b: unknown): boolean {
+    return this.samePrincipal(a, b);
+  }
+
+  localSession(id: string): StreamableSession | undefined {
+    const session = this.store.get(id);
+    return session?.kind === 'streamable' ? (session as StreamableSession) : undefined;
+  }
+
+  *localSessions(): Iterable<StreamableSession> {
+    for (const session of this.store.values()) if (session.kind === 'streamable') yield session as StreamableSession;
+  }
+
+  /**
+   * The Streamable HTTP session `id` bound to `principal`: held here, or (shared sessions)
+   * rebuilt from the store. 404 as `lookup`; 503 when the store cannot be reached.
+   */
+  async lookupStreamable(id: string, principal: unknown): Promise<StreamableSession> {
+    if (!this.shared || this.store.get(id)) return this.lookup<StreamableSession>('streamable', id, principal);
+    return this.shared.lookup(id, principal);
   }
 
   reportError(error: unknown, where: string): void {
@@ -196,6 +222,7 @@ export class McpHttpHost implements SessionHost {
     for (const connection of this.keepAlive.all()) connection.end();
     this.keepAlive.dispose();
     this.store.dispose();
+    await this.shared?.close().catch((error: unknown) => this.reportError(error, 'shared state close'));
   }
 
   /**

@@ -22,4 +22,22 @@ export interface EventStore {
   deleteStream(sessionId: string, streamId: string): void | Promise<void>;
   /** Forgets every stream of a session (the session ended). */
   deleteSession(sessionId: string): void | Promise<void>;
+  /**
+   * Optional (shared stores): marks a stream complete after its last event `lastSeq`, so a
+   * follower on another instance knows it has everything.
+   */
+  end?(sessionId: string, streamId: string, lastSeq: number): void | Promise<void>;
+  /**
+   * Optional (shared stores): replays the events after `afterSeq`, then follows the stream live
+   * (events appended by another instance) until it is marked complete (`'ended'`), `signal`
+   * aborts (`'aborted'`), or nothing arrives for `idleMs` (`'idle'`). `'unknown'` when the stream
+   * is not kept.
+   */
+  follow?(
+    sessionId: string,
+    streamId: string,
+    afterSeq: number,
+    onEvent: (event: StoredEvent) => void,
+    options: { signal: AbortSignal; idleMs: number },
+  ): Promise<'ended' | 'aborted' | 'idle' | 'unknown'>;
 }

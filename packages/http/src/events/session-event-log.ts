@@ -29,6 +29,47 @@ export class SessionEventLog {
     this.run(() => this.store.deleteStream(this.sessionId, streamId), 'deleteStream');
   }
 
+  /** Marks a stream complete (shared stores). */
+  end(streamId: string, lastSeq: number): void {
+    const store = this.store;
+    if (store.end) this.run(() => store.end!(this.sessionId, streamId, lastSeq), 'end');
+  }
+
+  /**
+   * Follows a stream another instance writes (see EventStore.follow); a store without `follow`
+   * replays what is kept and ends. `opened` is called before waiting, so the response starts.
+   */
+  async follow(
+    streamId: string,
+    afterSeq: number,
+    onEvent: (event: StoredEvent) => void,
+    options: { signal: AbortSignal; idleMs: number },
+    opened: () => void,
+  ): Promise<'ended' | 'aborted' | 'idle' | 'unknown'> {
+    const store = this.store;
+    if (!store.follow) {
+      const kept = await this.read(streamId, afterSeq);
+      if (!kept) return 'unknown';
+      opened();
+      for (const e of kept) onEvent(e);
+      return 'ended';
+    }
+    const kept = await this.read(streamId, afterSeq);
+    if (!kept) return 'unknown';
+    opened();
+    let last = afterSeq;
+    for (const e of kept) {
+      onEvent(e);
+      last = e.seq;
+    }
+    try {
+      return await store.follow(this.sessionId, streamId, last, onEvent, options);
+    } catch (error) {
+      this.report(error, 'event store follow');
+      return 'ended';
+    }
+  }
+
   deleteSession(): void {
     this.run(() => this.store.deleteSession(this.sessionId), 'deleteSession');
   }

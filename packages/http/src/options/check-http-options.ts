@@ -63,6 +63,10 @@ export function checkHttpOptions(options: HttpOptions & { port?: unknown }): voi
   if (events !== undefined && events !== false && (events === null || typeof events !== 'object')) {
     throw invalid('eventStore', 'it must be an EventStore, or false to turn resumability off');
   }
+  const state = options.state as unknown as Record<string, unknown> | undefined;
+  if (state !== undefined && (state === null || typeof state !== 'object' || typeof state.start !== 'function' || typeof state.loadSession !== 'function')) {
+    throw invalid('state', 'it must be a SharedState (e.g. redisState({ url }) of @typemcp/redis)');
+  }
   check.ms('retryMs', options.retryMs, 0, D.retryMs);
   check.ms('keepAliveMs', options.keepAliveMs, 0, D.keepAliveMs);
   check.ms('graceMs', options.graceMs, 0, D.graceMs);

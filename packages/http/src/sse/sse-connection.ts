@@ -35,6 +35,12 @@ export class SseConnection {
     });
   }
 
+  /** Runs `fn` once the response is closed (ended, or the client went away). */
+  onEnd(fn: () => void): void {
+    if (this.res.closed) fn();
+    else this.res.once('close', fn);
+  }
+
   /** True until the response ended or the client went away. */
   get isOpen(): boolean {
     return this.open && !this.res.writableEnded;

@@ -9,7 +9,7 @@ import type { SseConnection } from '../sse/sse-connection.js';
 
 export class EventStream {
   /** Unique within the session (and beyond); event ids are `<id>:<seq>`. */
-  readonly id = randomUUID();
+  readonly id: string;
   /** The number of the last event sent on this stream. */
   seq = 0;
   /** The response currently carrying the stream, if any. */
@@ -24,6 +24,16 @@ export class EventStream {
   held?: { seq: number; message: string }[];
   /** Runs once when the stream finishes. */
   onFinish?: () => void;
+
+  /** `prefix` 'g': the standalone GET stream (recognisable in an event id by any instance). */
+  constructor(prefix = '') {
+    this.id = prefix + randomUUID();
+  }
+
+  /** True for the id of a standalone stream. */
+  static isStandaloneId(id: string): boolean {
+    return id.startsWith('g');
+  }
 
   /** The event id of event `seq` (default: the last one sent). */
   eventId(seq = this.seq): string {

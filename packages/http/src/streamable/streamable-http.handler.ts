@@ -18,6 +18,7 @@ import { headerOf } from '../request-headers.js';
 import { parseEventId } from './event-stream.js';
 import { StreamableSession } from './streamable-session.js';
 import { ModernPostHandler } from '../modern/modern-post.handler.js';
+import { unavailable } from '../shared/shared-sessions.js';
 
 /** Revisions from which a client expects priming events and `retry:` (SEP-1699). */
 const PRIMING_SINCE = '2025-11-25';
@@ -73,11 +74,11 @@ export class StreamableHttpHandler {
     return version;
   }
 
-  private session(req: Request, principal: unknown): StreamableSession {
+  private session(req: Request, principal: unknown): StreamableSession | Promise<StreamableSession> {
     const id = headerOf(req, 'mcp-session-id');
     if (id === undefined)
       throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
-    return this.host.lookup<StreamableSession>('streamable', id, principal);
+    return this.host.shared ? this.host.lookupStreamable(id, principal) : this.host.lookup<StreamableSession>('streamable', id, principal);
   }
 
   private async post(req: Request, res: Response, principal: unknown): Promise<void> {
@@ -88,7 +89,7 @@ export class StreamableHttpHandler {
       throw new HttpTransportError(HttpErrorCode.UnsupportedMediaType, 'Unsupported media type: Content-Type must be application/json');
     }
     // An unknown session is refused before its body is read.
-    const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? this.session(req, principal) : undefined;
+    const existing = this.host.stateful && headerOf(req, 'mcp-session-id') !== undefined ? await this.session(req, principal) : undefined;
     const body = await readJsonBody(req, this.host.maxBodyBytes);
     if (!existing && postEra(headerOf(req, 'mcp-session-id'), headerOf(req, 'mcp-protocol-version'), body) === 'modern')
       return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
@@ -108,6 +109,7 @@ export class StreamableHttpHandler {
       this.host.transient.add(session);
       if (!initialize) session.protocolSession.assumeInitialized(version ?? DEFAULT_HEADER_REVISION);
     } else if (initialize) {
+      if (this.host.shared && !this.host.shared.health().ok) throw unavailable('not connected');
       session = new StreamableSession(this.host.newSessionId(), this.host, principal);
       this.host.register(session);
     } else {
@@ -119,14 +121,24 @@ export class StreamableHttpHandler {
         throw badRequest(HttpErrorCode.BatchNotAllowed, `Invalid request: JSON-RPC batches are only accepted on 2025-03-26 sessions (this one: ${revision})`);
       }
       session.track(res);
-      this.dispatch(session, req, res, messages, kinds, initialize, body);
+      const pending = this.dispatch(session, req, res, messages, kinds, initialize, body);
+      if (pending) await pending;
     } catch (error) {
       if (created) void session.close(0);
       throw error;
     }
   }
 
-  private dispatch(session: StreamableSession, req: Request, res: Response, messages: unknown[], kinds: Inbound[], initialize: boolean, body: unknown): void {
+  /** Feeds the messages; a promise only when a 202 waits for shared state to be saved. */
+  private dispatch(
+    session: StreamableSession,
+    req: Request,
+    res: Response,
+    messages: unknown[],
+    kinds: Inbound[],
+    initialize: boolean,
+    body: unknown,
+  ): Promise<void> | undefined {
     const requests: { id: RequestId; method: string }[] = [];
     const ids = new Set<RequestId>();
     let duplicate = false;
@@ -146,7 +158,18 @@ export class StreamableHttpHandler {
       throw badRequest(duplicate ? HttpErrorCode.DuplicateRequestId : HttpErrorCode.InvalidMessage, `Invalid request: ${single.reason}`, single.id);
     }
     if (!kinds.some((k) => k.kind === 'request' || k.kind === 'invalid')) {
-      this.feed(session, messages, kinds, req);
+      const forwarded = this.feed(session, messages, kinds, req);
+      // Shared: notifications/initialized is stored before the client hears 202.
+      const saving = session.syncState();
+      if (forwarded || saving) {
+        return Promise.all([forwarded, saving]).then(
+          () => void res.writeHead(202).end(),
+          (error: unknown) => {
+            this.host.reportError(error, 'shared message');
+            throw unavailable('message not delivered');
+          },
+        );
+      }
       res.writeHead(202).end();
       if (session.stateless) void session.close(0);
       return;
@@ -163,23 +186,47 @@ export class StreamableHttpHandler {
     else if (initialize) stream.onFinish = () => void (session.protocolSession.features ? undefined : session.close(0));
     // Held open while the batch is fed, so a request answered at once does not end it early.
     stream.pending++;
-    this.feed(session, messages, kinds, req, (k) => session.emit(stream, invalidAnswer(k), true));
+    const forwarded = this.feed(session, messages, kinds, req, (k) => session.emit(stream, invalidAnswer(k), true));
+    forwarded?.catch((error: unknown) => this.host.reportError(error, 'shared message'));
     if (--stream.pending === 0) session.finish(stream);
+    return undefined;
   }
 
-  private feed(session: StreamableSession, messages: unknown[], kinds: Inbound[], req: Request, onInvalid?: (k: Inbound & { kind: 'invalid' }) => void): void {
+  /**
+   * Feeds messages to the session. Shared sessions: a client's answer to another instance's
+   * request goes there, and a cancellation goes to every instance; the promise settles once
+   * they are sent (undefined when nothing was sent elsewhere).
+   */
+  private feed(
+    session: StreamableSession,
+    messages: unknown[],
+    kinds: Inbound[],
+    req: Request,
+    onInvalid?: (k: Inbound & { kind: 'invalid' }) => void,
+  ): Promise<unknown> | undefined {
+    const shared = this.host.shared;
+    let sent: Promise<void>[] | undefined;
     for (let i = 0; i < messages.length; i++) {
       const k = kinds[i];
       if (k.kind === 'invalid') {
         onInvalid?.(k);
         continue;
       }
+      if (shared && k.kind === 'response') {
+        const owner = shared.ownerOf(k.id);
+        if (owner !== undefined) {
+          (sent ??= []).push(shared.forwardResponse(session, owner, messages[i]));
+          continue;
+        }
+      }
       session.protocolSession.receiveValue(messages[i], req.headers);
       if (k.kind === 'notification' && k.method === 'notifications/cancelled') {
         const requestId = (messages[i] as { params?: { requestId?: RequestId } }).params?.requestId;
         if (requestId !== undefined) session.cancelled(requestId);
+        if (shared) (sent ??= []).push(shared.broadcastCancel(session, messages[i]));
       }
     }
+    return sent && Promise.all(sent);
   }
 
   private async get(req: Request, res: Response, principal: unknown): Promise<void> {
@@ -187,7 +234,7 @@ export class StreamableHttpHandler {
       throw new HttpTransportError(HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list text/event-stream');
     }
     this.protocolVersion(req);
-    const session = this.session(req, principal);
+    const session = await this.session(req, principal);
     const lastEventId = headerOf(req, 'last-event-id');
     if (lastEventId !== undefined) {
       const parsed = parseEventId(lastEventId);
@@ -202,8 +249,9 @@ export class StreamableHttpHandler {
 
   private async delete(req: Request, res: Response, principal: unknown): Promise<void> {
     this.protocolVersion(req);
-    const session = this.session(req, principal);
-    await session.close(0);
+    const session = await this.session(req, principal);
+    if (this.host.shared) await this.host.shared.end(session);
+    await session.close(0, true);
     res.writeHead(200).end();
   }
 }

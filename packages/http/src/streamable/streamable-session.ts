@@ -15,6 +15,16 @@ import type { StoredSession } from '../sessions/session-store.interface.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
 import { EventStream } from './event-stream.js';
+import { errorMessage } from '@typemcp/protocol/internal';
+
+/** What a session needs from shared state (SharedSessions implements it). */
+export interface SessionSharing {
+  adopt(session: StreamableSession): void;
+  sync(session: StreamableSession): Promise<void> | undefined;
+  forward(session: StreamableSession, message: string): void;
+  streamOpened(session: StreamableSession): void;
+  streamClosed(session: StreamableSession): void;
+}
 
 /** What a session needs from the HTTP server that owns it. */
 export interface SessionHost {
@@ -26,6 +36,10 @@ export interface SessionHost {
   reportError(error: unknown, where: string): void;
   /** The session ended: stop routing requests to it. */
   forget(session: StreamableSession): void;
+  /** Present when sessions are shared by several instances. */
+  readonly shared?: SessionSharing;
+  /** How long a follower of a stream held by another instance waits for its next event. */
+  readonly followIdleMs?: number;
 }
 
 const registry = new WeakMap<SessionContract, StreamableSession>();
@@ -44,6 +58,10 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   /** Undefined when not resumable (no event store, or stateless). */
   private readonly log?: SessionEventLog;
   private closing?: Promise<void>;
+  /** Shared sessions: the state last saved to the store (to save only changes). */
+  persistedState?: string;
+  /** Shared sessions: messages wait here while the state a response depends on is being saved. */
+  private gate?: Promise<void>;
 
   constructor(
     /** The Mcp-Session-Id ('' for a stateless request). */
@@ -58,10 +76,16 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     this.protocolSession = host.engine.connect(this);
     this.protocolSession.principal = principal;
     if (!stateless) {
-      this.standalone = new EventStream();
+      this.standalone = new EventStream('g');
       if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));
     }
     registry.set(this.protocolSession, this);
+    if (!stateless) host.shared?.adopt(this);
+  }
+
+  /** True while this instance holds the session's open standalone GET stream. */
+  get holdsStandalone(): boolean {
+    return this.standalone?.connection?.isOpen === true;
   }
 
   /** The Mcp-Session-Id as the engine's logs see it; undefined for a stateless request. */
@@ -98,7 +122,12 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     if (stream.connection?.isOpen) {
       throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
     }
-    this.attach(stream, res, prime);
+    const connection = this.attach(stream, res, prime);
+    const shared = this.host.shared;
+    if (shared) {
+      shared.streamOpened(this);
+      connection.onEnd(() => shared.streamClosed(this));
+    }
   }
 
   private attach(stream: EventStream, res: ServerResponse, prime: boolean, headers?: OutgoingHttpHeaders): SseConnection {
@@ -117,8 +146,51 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     return connection;
   }
 
-  /** Transport: routes one outgoing message (`response`: it answers request `relatedRequestId`). */
+  /**
+   * Transport: routes one outgoing message (`response`: it answers request `relatedRequestId`).
+   * Shared sessions: a response after which the negotiated state changed (initialize, setLevel,
+   * subscribe...) leaves only once the store has it, so the client's next request, on any
+   * instance, sees it; messages after it wait their turn.
+   */
   send(message: string, options?: SendOptions): void {
+    const shared = this.host.shared;
+    if (shared === undefined) return this.route(message, options);
+    if (this.gate) return this.hold(this.gate.then(() => this.route(message, options)));
+    const saving = options?.response === true ? shared.sync(this) : undefined;
+    if (!saving) return this.route(message, options);
+    this.hold(
+      saving.then(
+        () => this.route(message, options),
+        (error: unknown) => {
+          this.host.reportError(error, 'shared session save');
+          const id = options?.relatedRequestId;
+          // Done here but not shared: the client is told, rather than meet a 404 on another instance.
+          const failed = id === undefined ? message : errorMessage(id, { code: -32603, message: 'Internal error: the shared session store cannot be reached' });
+          this.persistedState = undefined;
+          this.route(failed, options);
+        },
+      ),
+    );
+  }
+
+  /** Saves the state if it changed (a notification changed it: initialized); resolves once stored. */
+  syncState(): Promise<void> | undefined {
+    const saving = this.host.shared?.sync(this);
+    if (!saving) return this.gate;
+    const gated = (this.gate ?? Promise.resolve()).then(() => saving);
+    this.hold(gated.catch(() => undefined));
+    return gated;
+  }
+
+  private hold(next: Promise<void>): void {
+    const gate = next.catch((error: unknown) => this.host.reportError(error, 'send'));
+    this.gate = gate;
+    void gate.then(() => {
+      if (this.gate === gate) this.gate = undefined;
+    });
+  }
+
+  private route(message: string, options?: SendOptions): void {
     const related = options?.relatedRequestId;
     const response = options?.response === true;
     if (related !== undefined) {
@@ -132,7 +204,23 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       // A response whose stream is gone (its request was cancelled) has nowhere to go.
       if (response) return;
     }
-    if (this.standalone) this.emit(this.standalone, message, false);
+    if (!this.standalone) return;
+    const shared = this.host.shared;
+    // Shared: the standalone stream may be open on another instance.
+    if (shared && !this.holdsStandalone) return shared.forward(this, message);
+    this.emit(this.standalone, message, false);
+  }
+
+  /** Shared sessions: a message another instance routed to the standalone stream held here. */
+  deliverStandalone(message: string): void {
+    if (this.standalone && this.holdsStandalone) this.emit(this.standalone, message, false);
+  }
+
+  /** Shared sessions: `notifications/cancelled` received by another instance. */
+  receiveCancel(message: unknown): void {
+    this.protocolSession.receiveValue(message);
+    const requestId = (message as { params?: { requestId?: RequestId } } | null)?.params?.requestId;
+    if (requestId !== undefined) this.cancelled(requestId);
   }
 
   /** Writes one event on a stream (e.g. the error for an invalid member of a batch). */
@@ -158,6 +246,8 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     if (stream.finished) return;
     stream.finished = true;
     this.live.delete(stream.id);
+    // A follower on another instance ends once it has read this far.
+    if (this.log && this.host.shared) this.log.end(stream.id, stream.seq);
     const connection = stream.connection;
     // Delivered in full: nothing to resume. Otherwise the events stay for a resume.
     if (connection?.isOpen && !stream.held) connection.end(() => this.forgetStream(stream));
@@ -198,6 +288,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     const log = this.log;
     if (!log) throw unknownEventId();
     const stream = this.live.get(streamId) ?? (this.standalone?.id === streamId ? this.standalone : undefined);
+    if (!stream && this.host.shared) return this.resumeElsewhere(res, log, streamId, afterSeq);
     if (!stream) {
       // A finished stream: replay what is kept, then end.
       const kept = await log.read(streamId, afterSeq);
@@ -225,6 +316,43 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     if (stream.finished) connection.end(() => this.forgetStream(stream));
   }
 
+  /**
+   * Shared sessions: a stream this instance does not hold. A request stream (its request runs
+   * on another instance, or ran there) is followed in the store until its last event; a
+   * standalone stream is replayed, then continues here as this instance's standalone stream.
+   */
+  private async resumeElsewhere(res: ServerResponse, log: SessionEventLog, streamId: string, afterSeq: number): Promise<void> {
+    if (EventStream.isStandaloneId(streamId)) {
+      if (this.holdsStandalone) throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
+      const kept = await log.read(streamId, afterSeq);
+      if (!kept) throw unknownEventId();
+      const stream = this.standalone!;
+      stream.held = [];
+      const connection = this.attach(stream, res, false);
+      for (const e of kept) connection.message(e.message, `${streamId}:${e.seq}`);
+      for (const e of stream.held) connection.message(e.message, stream.eventId(e.seq));
+      stream.held = undefined;
+      const shared = this.host.shared!;
+      shared.streamOpened(this);
+      connection.onEnd(() => shared.streamClosed(this));
+      return;
+    }
+    const aborted = new AbortController();
+    let connection: SseConnection | undefined;
+    const outcome = await log.follow(
+      streamId,
+      afterSeq,
+      (e) => {
+        connection ??= this.replayConnection(res, () => aborted.abort());
+        connection.message(e.message, `${streamId}:${e.seq}`);
+      },
+      { signal: aborted.signal, idleMs: this.host.followIdleMs ?? 60_000 },
+      () => (connection ??= this.replayConnection(res, () => aborted.abort())),
+    );
+    if (outcome === 'unknown' && !connection) throw unknownEventId();
+    connection?.end();
+  }
+
   private replayConnection(res: ServerResponse, onClose: () => void): SseConnection {
     const connection = new SseConnection(res, this.host.keepAlive, onClose);
     connection.start();
@@ -239,7 +367,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
    * Ends the session: in-flight requests get `graceMs` to finish (then an error response), every
    * stream ends, kept events are dropped.
    */
-  close(graceMs = 0): Promise<void> {
+  close(graceMs = 0, ended = !this.host.shared): Promise<void> {
     return (this.closing ??= (async () => {
       this.host.forget(this);
       await this.protocolSession.close(graceMs);
@@ -250,7 +378,8 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       this.standalone?.connection?.end();
       this.live.clear();
       this.byRequest.clear();
-      this.log?.deleteSession();
+      // A shared session closed here (idle, shutdown) goes on elsewhere: its events stay.
+      if (ended) this.log?.deleteSession();
     })());
   }
 }

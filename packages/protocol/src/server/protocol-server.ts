@@ -29,6 +29,7 @@ import type { CacheOptions, ProtocolServerOptions } from '../options/server-opti
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import type { ListKind, ServerHost } from './server-host.js';
+import type { SessionContract } from './contracts.js';
 import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
@@ -44,6 +45,12 @@ const CACHEABLE: Readonly<Record<string, keyof CacheOptions>> = {
   'resources/templates/list': 'templates',
   'resources/read': 'read',
 };
+
+/**
+ * A change that clients hear about: a list changed (`notifications/<list>/list_changed`) or a
+ * resource was updated (`notifications/resources/updated`). @publicApi
+ */
+export type ServerChange = { readonly kind: 'listChanged'; readonly list: FeatureKind } | { readonly kind: 'resourceUpdated'; readonly uri: string };
 
 const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp] internal error in', error, where);
 
@@ -79,6 +86,8 @@ export class ProtocolServer implements ServerHost {
   readonly logger?: StructuredLogger;
   /** `logger` bound to `{ component: 'engine' }`. */
   private readonly diagnostics?: StructuredLogger;
+  /** Where changes go instead of this process's clients (see setChangeRelay); undefined: delivered here. */
+  private relay?: (change: ServerChange) => void;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -246,14 +255,51 @@ export class ProtocolServer implements ServerHost {
     }
   }
 
+  /**
+   * Replaces the keys sealing 2026-07-28 `requestState` (the first seals, all open): instances
+   * behind one load balancer that learn a shared key after start-up (from a store) use this.
+   */
+  useRequestStateKeys(keys: readonly (string | Uint8Array)[]): void {
+    this.requestStates.useKeys(keys);
+  }
+
+  /**
+   * Hands every change (list changed, resource updated) to `relay` instead of delivering it to
+   * this process's clients: several processes serving one set of clients publish their changes,
+   * and each delivers what it receives with `deliverChange`. `undefined` restores local delivery.
+   */
+  setChangeRelay(relay: ((change: ServerChange) => void) | undefined): void {
+    this.relay = relay;
+  }
+
+  /**
+   * Delivers a change to this process's clients: legacy sessions that declared interest (and
+   * that `accept` takes, when given) and matching `subscriptions/listen` streams.
+   */
+  deliverChange(change: ServerChange, accept?: (session: SessionContract) => boolean): void {
+    if (change.kind === 'resourceUpdated') return this.deliverResourceUpdated(change.uri, accept);
+    const kind = change.list;
+    for (const session of this.sessions) {
+      if (session.serverCapabilities[kind]?.listChanged && (!accept || accept(session))) session.notify(`notifications/${kind}/list_changed`);
+    }
+    for (const listener of this.listeners) {
+      if (listener.filter[`${kind}ListChanged`]) listener.send(`notifications/${kind}/list_changed`, {});
+    }
+  }
+
   // Registering many features at start-up or in a burst sends one notification per kind.
   private scheduleListChanged(kind: FeatureKind): void {
-    if (this.sessions.size === 0) return;
+    if (this.sessions.size === 0 && !this.relay) return;
     if (this.pendingChanges.size === 0) setImmediate(() => this.flushListChanged());
     this.pendingChanges.add(kind);
   }
 
   private flushListChanged(): void {
+    const relay = this.relay;
+    if (relay) {
+      for (const list of this.pendingChanges) relay({ kind: 'listChanged', list });
+      return this.pendingChanges.clear();
+    }
     const current = this.registry.generation;
     for (const kind of this.pendingChanges) {
       for (const session of this.sessions) {
@@ -271,8 +317,13 @@ export class ProtocolServer implements ServerHost {
 
   /** Sends `notifications/resources/updated` to every session and listener subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
+    if (this.relay) return this.relay({ kind: 'resourceUpdated', uri });
+    this.deliverResourceUpdated(uri);
+  }
+
+  private deliverResourceUpdated(uri: string, accept?: (session: SessionContract) => boolean): void {
     for (const session of this.sessions) {
-      if (session.isSubscribed(uri)) session.notify('notifications/resources/updated', { uri });
+      if (session.isSubscribed(uri) && (!accept || accept(session))) session.notify('notifications/resources/updated', { uri });
     }
     for (const listener of this.listeners) {
       if (listener.filter.resourceSubscriptions?.includes(uri)) listener.send('notifications/resources/updated', { uri });

@@ -60,13 +60,22 @@ export function digest(value: unknown): string {
 
 /** @publicApi */
 export class RequestStateSealer {
-  private readonly keys: Buffer[];
+  private keys: Buffer[];
   private readonly ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
     const keys = options.keys?.length ? options.keys : [randomBytes(32)];
     this.keys = keys.map((k) => createHash('sha256').update(k).digest());
     this.ttlMs = options.ttlMs ?? PROTOCOL_DEFAULTS.requestStateTtlMs;
+  }
+
+  /**
+   * Replaces the keys (the first seals; all open). For keys known only after start-up, such as
+   * those several instances share through a store.
+   */
+  useKeys(keys: readonly (string | Uint8Array)[]): void {
+    if (keys.length === 0) throw new RangeError('useKeys needs at least one key');
+    this.keys = keys.map((k) => createHash('sha256').update(k).digest());
   }
 
   /** Seals the answers so far, bound to a request and a principal. */

@@ -47,6 +47,25 @@ function outgoingChannel(session: Session): OutgoingChannel {
   };
 }
 
+/**
+ * What a session negotiated, as plain JSON: enough for another process to serve the session's
+ * next request (`Session.snapshot()` / `Session.restore()`, used by shared HTTP session state).
+ * @publicApi
+ */
+export interface SessionSnapshot {
+  /** The negotiated revision (protocol version). */
+  readonly revision: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo?: Implementation;
+  readonly serverCapabilities: ServerCapabilities;
+  /** True once `notifications/initialized` arrived. */
+  readonly ready: boolean;
+  /** The client's minimum log level (`logging/setLevel`). */
+  readonly logLevel: LoggingLevel;
+  /** URIs of `resources/subscribe`. */
+  readonly subscriptions: readonly string[];
+}
+
 /** @publicApi */
 export class Session implements NegotiatedState, SessionContract {
   private negotiated?: RevisionFeatures;
@@ -59,6 +78,12 @@ export class Session implements NegotiatedState, SessionContract {
   private outgoing?: OutgoingRequests;
   private drainWaiters?: (() => void)[];
   private subscribed?: Set<string>;
+  /**
+   * The first id of this session's server->client requests (default 0). A transport that shares
+   * a session between processes gives each process its own range, so a client's answer names
+   * the process waiting for it. Set before the first request.
+   */
+  outgoingIdBase = 0;
 
   /** What the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities = {};
@@ -151,6 +176,34 @@ export class Session implements NegotiatedState, SessionContract {
     const features = negotiateRevision(revision);
     this.setNegotiated(features, capabilities, undefined, shapeCapabilities(this.server.capabilities(), features));
     this.initializedNotified = true;
+  }
+
+  /** What the session negotiated, as plain JSON; undefined before `initialize` succeeded. */
+  snapshot(): SessionSnapshot | undefined {
+    const features = this.negotiated;
+    if (!features) return undefined;
+    const snapshot: { -readonly [K in keyof SessionSnapshot]: SessionSnapshot[K] } = {
+      revision: features.revision,
+      clientCapabilities: this.clientCapabilities,
+      serverCapabilities: this.serverCapabilities,
+      ready: this.initializedNotified,
+      logLevel: LOGGING_LEVELS[this.logLevel],
+      subscriptions: this.subscribed ? [...this.subscribed] : [],
+    };
+    if (this.clientInfo !== undefined) snapshot.clientInfo = this.clientInfo;
+    return snapshot;
+  }
+
+  /**
+   * Takes over what another process's session negotiated (a snapshot of it): the session serves
+   * requests as that one would. Changes announced before now are not announced again.
+   */
+  restore(snapshot: SessionSnapshot): void {
+    this.setNegotiated(negotiateRevision(snapshot.revision), snapshot.clientCapabilities, snapshot.clientInfo, snapshot.serverCapabilities);
+    this.initializedNotified = snapshot.ready;
+    const level = LOGGING_LEVELS.indexOf(snapshot.logLevel);
+    this.logLevel = level < 0 ? DEFAULT_LOG_LEVEL : level;
+    this.subscribed = snapshot.subscriptions.length ? new Set(snapshot.subscriptions) : undefined;
   }
 
   /** @internal Called by `logging/setLevel`. */
@@ -351,7 +404,7 @@ export class Session implements NegotiatedState, SessionContract {
   /** Sends a request to the client; rejects on error, timeout, abort or close. */
   request<T = JsonObject>(method: string, params?: JsonObject, options: OutgoingRequestOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new LocalClientRequestError(ErrorCode.ConnectionClosed, 'Connection closed'));
-    this.outgoing ??= new OutgoingRequests(outgoingChannel(this));
+    this.outgoing ??= new OutgoingRequests(outgoingChannel(this), this.outgoingIdBase);
     const telemetry = this.server.telemetry;
     if (telemetry?.outgoing) params = telemetry.outgoing(method, params);
     return this.outgoing.start<T>(method, params, {

@@ -1,0 +1,42 @@
+/** Instances of test/support/instance.mjs as child processes (built packages), so a kill is real. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface Instance {
+  readonly url: string;
+  readonly port: number;
+  readonly node: number;
+  readonly pid: number;
+  readonly child: ChildProcess;
+  readonly stderr: string[];
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const SCRIPT = path.join(__dirname, 'instance.mjs');
+
+export async function startInstance(redisUrl: string, prefix: string, idleTimeoutMs?: number): Promise<Instance> {
+  const args = [SCRIPT, redisUrl, prefix, ...(idleTimeoutMs ? [String(idleTimeoutMs)] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const first = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`instance exited (${code}): ${stderr.join('')}`)));
+  });
+  const { port, node, pid } = JSON.parse(first) as { port: number; node: number; pid: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    node,
+    pid,
+    child,
+    stderr,
+    kill: async (signal = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

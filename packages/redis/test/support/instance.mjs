@@ -1,0 +1,62 @@
+// One TypeMCP instance on shared Redis state, run as a child process by the scale-out tests (so
+// killing it is real). Uses the built packages (npx tsc -b). Prints {"port":N,"node":N} once
+// listening. Arguments: <redisUrl> <prefix> [idleTimeoutMs]
+import { ProtocolServer } from '@typemcp/protocol';
+import { closeSseStream, serveHttp } from '@typemcp/http';
+import { redisState } from '@typemcp/redis';
+
+const [redisUrl, prefix, idle] = process.argv.slice(2);
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+const sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+const engine = new ProtocolServer({ serverInfo: { name: 'scale-out', version: '1.0.0' }, onError: () => {} });
+const tool = (name, handler, inputSchema = { type: 'object' }) => engine.registry.addTool({ name, description: name, inputSchema }, handler);
+tool('whereami', () => text(String(process.pid)));
+tool('whoami', (_args, ctx) => text(JSON.stringify(ctx.principal ?? null)));
+// Progress every `every` ms, `steps` times; `detach`: the server closes the POST stream at once (SEP-1699), so the client resumes with Last-Event-ID.
+tool('count', async (args, ctx) => {
+  const steps = Number(args.steps ?? 5);
+  const every = Number(args.every ?? 20);
+  if (args.detach) {
+    ctx.progress(0, steps, 'started');
+    await sleep(20, ctx.signal);
+    closeSseStream(ctx);
+  }
+  for (let i = 1; i <= steps; i++) {
+    await sleep(every, ctx.signal);
+    ctx.progress(i, steps, `step ${i}`);
+  }
+  return text(`counted ${steps} on ${process.pid}`);
+});
+tool('ask', async (_args, ctx) => {
+  const answer = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+  return text(`hello ${answer.content?.name ?? answer.action} from ${process.pid}`);
+});
+tool('touch', (args) => {
+  engine.notifyResourceUpdated(String(args.uri));
+  return text(`touched on ${process.pid}`);
+});
+tool('addTool', (args) => {
+  engine.registry.addTool({ name: String(args.name), description: 'added', inputSchema: { type: 'object' } }, () => text('new'));
+  return text('added');
+});
+engine.registry.addResource({ uri: 'test://doc', name: 'doc', mimeType: 'text/plain' }, (uri) => ({
+  contents: [{ uri, mimeType: 'text/plain', text: `doc from ${process.pid}` }],
+}));
+
+const state = redisState({ url: redisUrl, prefix, commandTimeoutMs: 500, connectTimeoutMs: 1000 });
+const listener = await serveHttp(engine, {
+  port: 0,
+  keepAliveMs: 0,
+  retryMs: 100,
+  idleTimeoutMs: idle ? Number(idle) : undefined,
+  state,
+  onError: (error, where) => process.stderr.write(`[instance ${process.pid}] ${where}: ${error?.message ?? error}\n`),
+});
+const health = await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json();
+process.stdout.write(`${JSON.stringify({ port: listener.port, node: health.state?.node, pid: process.pid })}\n`);
+process.on('SIGTERM', () => void listener.close(200).then(() => process.exit(0)));

@@ -1,0 +1,81 @@
+/**
+ * A small round-robin HTTP proxy for the scale-out tests: every request goes to the next
+ * instance (skipping one that refuses the connection), bodies and SSE responses streamed
+ * through. It records which instance served each request, by JSON-RPC method.
+ */
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Routed {
+  /** Index of the upstream that served it. */
+  upstream: number;
+  httpMethod: string;
+  /** JSON-RPC methods of the body (`response` for a client's answer), '' for GET/DELETE. */
+  rpc: string[];
+  lastEventId?: string;
+}
+
+export class RoundRobinProxy {
+  readonly routed: Routed[] = [];
+  private next = 0;
+  private server?: Server;
+  url = '';
+
+  constructor(public upstreams: string[]) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => void this.forward(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    let rpc: string[];
+    try {
+      const parsed = body.length ? (JSON.parse(body.toString()) as unknown) : [];
+      rpc = (Array.isArray(parsed) ? parsed : [parsed]).map((m: { method?: string }) => m.method ?? 'response');
+    } catch {
+      rpc = ['unparsable'];
+    }
+    for (let attempt = 0; attempt < this.upstreams.length; attempt++) {
+      const index = this.next++ % this.upstreams.length;
+      const ok = await this.tryUpstream(index, req, res, body);
+      if (ok) {
+        this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId: req.headers['last-event-id'] as string | undefined });
+        return;
+      }
+    }
+    res.writeHead(502).end('no upstream');
+  }
+
+  /** False when the upstream refused the connection (the next one is tried). */
+  private tryUpstream(index: number, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
+    const target = new URL(req.url!, this.upstreams[index]);
+    return new Promise((resolve) => {
+      const headers = { ...req.headers, host: target.host };
+      const up = request(target, { method: req.method, headers }, (upRes) => {
+        resolve(true);
+        res.writeHead(upRes.statusCode!, upRes.headers);
+        upRes.pipe(res);
+        // The instance died mid-stream: the client sees its connection cut, as it would.
+        upRes.on('error', () => res.destroy());
+        upRes.on('aborted', () => res.destroy());
+      });
+      up.on('error', (error: NodeJS.ErrnoException) => {
+        if (!res.headersSent && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) resolve(false);
+        else res.destroy();
+      });
+      res.on('close', () => up.destroy());
+      up.end(body);
+    });
+  }
+
+  close(): Promise<void> {
+    this.server?.closeAllConnections();
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
