@@ -44,7 +44,10 @@ export function takeTokens(state: BucketState | undefined, rule: BucketRule, now
     tokens -= cost;
     decision = { allowed: true, remaining: Math.floor(tokens), retryAfterMs: 0 };
   } else {
-    decision = { allowed: false, remaining: Math.floor(tokens), retryAfterMs: Math.max(1, Math.ceil(((cost - tokens) * 1000) / refillPerSecond)) };
+    let wait = Math.max(1, Math.ceil(((cost - tokens) * 1000) / refillPerSecond));
+    // Floating point may leave the refill a hair short at exactly `wait`: the promise must hold.
+    if (tokens + (wait * refillPerSecond) / 1000 < cost) wait++;
+    decision = { allowed: false, remaining: Math.floor(tokens), retryAfterMs: wait };
   }
   const next = state ?? { tokens, at: now };
   next.tokens = tokens;
