@@ -23,6 +23,8 @@ export const ProtocolErrorCode = {
   InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
   /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */
   InputRequired: 'TYPEMCP_INPUT_REQUIRED',
+  /** A request for a tool, resource or prompt whose scopes the caller's token lacks (InsufficientScopeError, JSON-RPC -32003). */
+  InsufficientScope: 'TYPEMCP_INSUFFICIENT_SCOPE',
 } as const;
 
 /** One of {@link ProtocolErrorCode}. */

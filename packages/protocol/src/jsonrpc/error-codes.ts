@@ -21,6 +21,8 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** The requested resource does not exist (legacy revisions; 2026-07-28 uses -32602). */
   ResourceNotFound: -32002,
+  /** The caller's token lacks a scope the tool, resource or prompt declares (`InsufficientScopeError`). */
+  InsufficientScope: -32003,
   /** 2026-07-28: an HTTP header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagrees with the body. */
   HeaderMismatch: -32020,
   /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */
