@@ -1,5 +1,6 @@
 /** `log: true`: one JSON line per request on stderr, written when the response closes. */
 import type { NextFunction, Request, Response } from 'express';
+import { requestPrincipals } from '../security/bearer-auth.js';
 
 export function requestLog(req: Request, res: Response, next: NextFunction): void {
   const started = process.hrtime.bigint();
@@ -17,6 +18,9 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
       ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
     };
     if (session !== undefined) line.session = session;
+    // Who (the token's subject or client), never the token.
+    const principal = requestPrincipals.get(req);
+    if (principal !== undefined) line.principal = principal;
     if (!res.writableFinished) line.aborted = true;
     process.stderr.write(`${JSON.stringify(line)}\n`);
   });

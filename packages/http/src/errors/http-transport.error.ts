@@ -13,6 +13,8 @@ export interface HttpRefusalOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The JSON-RPC id the body answers, when known. */
   readonly id?: RequestId | null;
+  /** More members of the body's `error.data` (next to `code`). */
+  readonly data?: Readonly<Record<string, unknown>>;
 }
 
 /** An HTTP-level refusal. @publicApi */
@@ -26,6 +28,7 @@ export class HttpTransportError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON-RPC id the body answers, when known. */
   readonly id: RequestId | null;
+  private readonly data?: Readonly<Record<string, unknown>>;
 
   constructor(
     /** A stable code such as `TYPEMCP_HTTP_SESSION_NOT_FOUND`, also sent as `error.data.code`. */
@@ -39,11 +42,12 @@ export class HttpTransportError extends Error {
     this.rpcCode = kind.rpcCode;
     this.headers = options.headers ?? {};
     this.id = options.id ?? null;
+    this.data = options.data;
   }
 
   /** The JSON-RPC error response sent as the body. */
   body(): string {
-    return JSON.stringify({ jsonrpc: '2.0', id: this.id, error: { code: this.rpcCode, message: this.message, data: { code: this.code } } });
+    return JSON.stringify({ jsonrpc: '2.0', id: this.id, error: { code: this.rpcCode, message: this.message, data: { ...this.data, code: this.code } } });
   }
 }
 

@@ -25,7 +25,7 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     res: ServerResponse,
     keepAlive: KeepAlive,
     /** Who opened the stream (undefined without auth). */
-    readonly principal: unknown,
+    public principal: unknown,
     private readonly onEnd: (session: LegacySseSession) => void,
   ) {
     super();
@@ -33,6 +33,12 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     this.protocolSession = engine.connect(this);
     this.protocolSession.principal = principal;
     this.connection = new SseConnection(res, keepAlive, () => void this.close(0));
+  }
+
+  /** Takes the principal of a newer token of the same caller (see StoredSession.rebind). */
+  rebind(principal: unknown): void {
+    this.principal = principal;
+    this.protocolSession.principal = principal;
   }
 
   get busy(): boolean {

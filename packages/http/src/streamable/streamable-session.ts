@@ -50,7 +50,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     readonly id: string,
     private readonly host: SessionHost,
     /** Who created the session (undefined without auth). */
-    readonly principal: unknown,
+    public principal: unknown,
     /** Stateless: one POST, no standalone stream, no resumability. */
     readonly stateless = false,
   ) {
@@ -62,6 +62,12 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       if (host.events) this.log = new SessionEventLog(host.events, id, (error, where) => host.reportError(error, where));
     }
     registry.set(this.protocolSession, this);
+  }
+
+  /** Takes the principal of a newer token of the same caller (see StoredSession.rebind). */
+  rebind(principal: unknown): void {
+    this.principal = principal;
+    this.protocolSession.principal = principal;
   }
 
   get busy(): boolean {
