@@ -20,7 +20,15 @@ function build(issuer) {
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
     scopes: ['openid', 'offline_access'],
-    ttl: { ClientCredentials: 600, AccessToken: 600, Session: 3600, Grant: 3600, Interaction: 600, AuthorizationCode: 60 },
+    ttl: {
+      ClientCredentials: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
+      AccessToken: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
+      Session: 3600,
+      Grant: 3600,
+      Interaction: 600,
+      AuthorizationCode: 60,
+      RefreshToken: 3600,
+    },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },

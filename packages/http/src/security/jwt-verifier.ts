@@ -94,7 +94,7 @@ export class JwtVerifier implements TokenVerifier {
       const reason = typeof code === 'string' ? REJECTIONS[code] : undefined;
       if (reason) {
         const claim = (error as { claim?: unknown }).claim;
-        throw new TokenRejectedError(code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's "${claim}" claim is not acceptable` : reason);
+        throw new TokenRejectedError(code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's ${claim} claim is not acceptable` : reason);
       }
       // The key set could not be fetched (network, timeout, not 200, not a JWKS): not the token's fault.
       throw new VerifierUnavailableError('the authorization server keys could not be fetched', { cause: error });
