@@ -19,7 +19,8 @@ function build(issuer) {
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
-    scopes: ['openid', 'offline_access'],
+    // Resource scopes are advertised too, so clients may name them in their registration (RFC 7591 `scope`).
+    scopes: ['openid', 'offline_access', ...new Set(Object.values(config.resources).flatMap((r) => r.scope.split(' ')))],
     ttl: {
       ClientCredentials: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
       AccessToken: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
@@ -104,9 +105,22 @@ async function interaction(req, res, uid, action) {
     const { prompt, params, session, grantId } = details;
     const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
     const d = prompt.details;
-    if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+    const allowed = form.has('grant') ? new Set(form.get('grant').split(' ').filter(Boolean)) : undefined;
+    const resourceScopes = new Set(Object.values(config.resources).flatMap((r) => r.scope.split(' ')));
+    if (d.missingOIDCScope) {
+      const yes = d.missingOIDCScope.filter((s) => !allowed || !resourceScopes.has(s) || allowed.has(s));
+      const no = d.missingOIDCScope.filter((s) => !yes.includes(s));
+      if (yes.length) grant.addOIDCScope(yes.join(' '));
+      if (no.length) grant.rejectOIDCScope(no.join(' '));
+    }
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    // The consent form's `grant` field: the scopes the user allows (absent: all asked for); the rest are declined.
+    for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) {
+      const yes = scopes.filter((s) => !allowed || allowed.has(s));
+      const no = scopes.filter((s) => allowed && !allowed.has(s));
+      if (yes.length) grant.addResourceScope(indicator, yes.join(' '));
+      if (no.length) grant.rejectResourceScope(indicator, no.join(' '));
+    }
     await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
     return;
   }
@@ -122,6 +136,9 @@ async function admin(req, res, path) {
     callback = provider.callback();
   } else if (path === '/__admin/resource') {
     config.resources[body.indicator] = body.info;
+    config.defaultResource ??= body.indicator;
+    provider = build(config.issuer);
+    callback = provider.callback();
   } else if (path === '/__admin/ttl') {
     nextTtlSec = body.ttlSec ?? undefined;
   } else if (path !== '/__admin/stats') {

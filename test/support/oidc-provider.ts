@@ -64,10 +64,11 @@ export interface OidcProvider {
   counters(): Promise<{ jwks: number; introspection: number }>;
   /**
    * Plays the browser for an authorization URL: follows redirects with fetch (keeping cookies),
-   * submits the login form as `user` and the consent form, and returns the final redirect to the
-   * client (with `code` and `state`) without following it.
+   * submits the login form as `user` and the consent form (allowing `consent`: the scopes the user
+   * grants, default all asked for), and returns the final redirect to the client (with `code` and
+   * `state`) without following it.
    */
-  authorize(url: string | URL, user?: { login: string; password: string }): Promise<URL>;
+  authorize(url: string | URL, user?: { login: string; password: string; consent?: readonly string[] }): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -212,7 +213,9 @@ export async function startOidcProvider(options: OidcProviderOptions = {}): Prom
         const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
         if (!action) throw new Error(`no form at ${next.pathname}: ${html.slice(0, 500)}`);
         next = new URL(action, next);
-        const form = action.endsWith('/login') ? new URLSearchParams({ login: user.login, password: user.password }) : new URLSearchParams();
+        const form = action.endsWith('/login')
+          ? new URLSearchParams({ login: user.login, password: user.password })
+          : new URLSearchParams(user.consent ? { grant: user.consent.join(' ') } : {});
         init = { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
       }
       throw new Error('authorization: too many redirects');
