@@ -4,6 +4,7 @@
 // consent UI at /interaction/:uid (plain HTML forms) and, for the harness only, /__admin/* behind
 // a random bearer secret: key rotation, the next access-token lifetime, request counters.
 import { createServer } from 'node:http';
+import { URLSearchParams } from 'node:url';
 import Provider, { errors } from 'oidc-provider';
 
 const config = JSON.parse(process.env.OIDC_TEST_CONFIG);
@@ -84,10 +85,22 @@ async function interaction(req, res, uid, action) {
   if (req.method === 'GET') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     if (details.prompt.name === 'login') {
-      res.end(page('Sign in', `<form method="post" action="/interaction/${uid}/login"><input name="login"><input name="password" type="password"><button>Sign in</button></form>`));
+      res.end(
+        page(
+          'Sign in',
+          `<form method="post" action="/interaction/${uid}/login"><input name="login"><input name="password" type="password"><button>Sign in</button></form>`,
+        ),
+      );
     } else {
-      const scopes = Object.values(details.prompt.details.missingResourceScopes ?? {}).flat().join(' ');
-      res.end(page('Consent', `<p data-scopes="${scopes}">Allow ${details.params.client_id}?</p><form method="post" action="/interaction/${uid}/confirm"><button>Allow</button></form>`));
+      const scopes = Object.values(details.prompt.details.missingResourceScopes ?? {})
+        .flat()
+        .join(' ');
+      res.end(
+        page(
+          'Consent',
+          `<p data-scopes="${scopes}">Allow ${details.params.client_id}?</p><form method="post" action="/interaction/${uid}/confirm"><button>Allow</button></form>`,
+        ),
+      );
     }
     return;
   }

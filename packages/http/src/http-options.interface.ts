@@ -1,7 +1,6 @@
 /** Options of serveHttp() and createMcpExpressApp(). */
 import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { VerifiedPrincipal } from './security/verified-principal.js';
 import type { EventStore } from './events/event-store.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
 
@@ -72,9 +71,9 @@ export interface IntrospectionAuthOptions {
  * principal that created it. @publicApi
  */
 export interface AuthOptions {
-  /** Verify JWT access tokens (the principal is a {@link VerifiedPrincipal}). */
+  /** Verify JWT access tokens (the principal is a `VerifiedPrincipal`). */
   jwt?: JwtAuthOptions;
-  /** Verify opaque tokens by introspection (the principal is a {@link VerifiedPrincipal}). */
+  /** Verify opaque tokens by introspection (the principal is a `VerifiedPrincipal`). */
   introspection?: IntrospectionAuthOptions;
   /**
    * Checks a bearer token and returns (or resolves to) the principal (any JSON-like value: claims,

@@ -65,7 +65,12 @@ const reports: string[] = [];
 
 async function start(options: ServeHttpOptions): Promise<HttpListener> {
   declareNotes();
-  return serveHttp(createServer({ name: 'notes', version: '1' }), { port: 0, keepAliveMs: 0, onError: (e, where) => reports.push(`${where}: ${String(e)} ${String((e as Error).cause)}`), ...options });
+  return serveHttp(createServer({ name: 'notes', version: '1' }), {
+    port: 0,
+    keepAliveMs: 0,
+    onError: (e, where) => reports.push(`${where}: ${String(e)} ${String((e as Error).cause)}`),
+    ...options,
+  });
 }
 
 beforeAll(async () => {
@@ -97,7 +102,12 @@ async function session(t: string) {
   const request = async (id: number, method: string, params: Record<string, unknown>, with_ = t) => {
     const res = await post(resource, { jsonrpc: '2.0', id, method, params }, { ...bearer(with_), 'mcp-session-id': sessionId });
     const text = await res.text();
-    return { status: res.status, challenge: res.headers.get('www-authenticate'), body: text, message: res.status === 200 ? messagesOf(parseSse(text))[0] : JSON.parse(text) };
+    return {
+      status: res.status,
+      challenge: res.headers.get('www-authenticate'),
+      body: text,
+      message: res.status === 200 ? messagesOf(parseSse(text))[0] : JSON.parse(text),
+    };
   };
   return { sessionId, request };
 }
@@ -123,7 +133,9 @@ describe('JWT access tokens from oidc-provider', () => {
 
   const invalid = (r: { status: number; challenge: string | null; body: string }, t: string, description: RegExp) => {
     expect(r.status).toBe(401);
-    expect(r.challenge).toMatch(new RegExp(`^Bearer error="invalid_token", resource_metadata="${metadataUrl().replace(/[.?]/g, '\\$&')}", error_description="`));
+    expect(r.challenge).toMatch(
+      new RegExp(`^Bearer error="invalid_token", resource_metadata="${metadataUrl().replace(/[.?]/g, '\\$&')}", error_description="`),
+    );
     expect(r.challenge).toMatch(description);
     expect(JSON.parse(r.body)).toMatchObject({ error: { code: -32000, data: { code: 'TYPEMCP_HTTP_INVALID_TOKEN' } } });
     expect(`${r.challenge} ${r.body}`).not.toContain(t);
@@ -156,7 +168,9 @@ describe('JWT access tokens from oidc-provider', () => {
     const none = `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64(claims)}.`;
     invalid(await attempt(none), none, /not a valid JWS|algorithm/);
     const jwk = op.publicJwk();
-    const pem = createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+    const pem = createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
+      .export({ type: 'spki', format: 'pem' })
+      .toString();
     for (const secret of [pem, JSON.stringify(jwk)]) {
       const input = `${b64({ alg: 'HS256', typ: 'at+jwt', kid: jwk.kid })}.${b64(claims)}`;
       const hmac = `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
@@ -206,6 +220,29 @@ describe('JWT access tokens from oidc-provider', () => {
     } finally {
       await down.close(0);
     }
+  });
+
+  it('verifies with a static public key (a JWK), and refuses impossible options before anything listens', async () => {
+    const fixed = await start({ auth: { jwt: { key: op.publicJwk() as import('node:crypto').JsonWebKey, issuer: op.issuer, audience: resource } } });
+    try {
+      expect((await attempt(await token(), fixed.url)).status).toBe(200);
+      const foreign = await op.clientCredentialsToken({ resource: OTHER, scope: 'notes:read' });
+      expect((await attempt(foreign, fixed.url)).status).toBe(401);
+    } finally {
+      await fixed.close(0);
+    }
+    const { privateKey, publicKey } = await import('node:crypto').then((c) => c.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+    const refused = async (auth: unknown, option: string) =>
+      expect(start({ auth: auth as never })).rejects.toMatchObject({ code: 'TYPEMCP_ERR_INVALID_OPTION', option });
+    await refused({}, 'auth');
+    await refused({ jwt: { jwksUri: op.jwksUri, issuer: op.issuer }, verify: () => ({}) }, 'auth');
+    await refused({ jwt: { jwksUri: op.jwksUri, key: publicKey, issuer: op.issuer } }, 'auth.jwt');
+    await refused({ jwt: { jwksUri: op.jwksUri } }, 'auth.jwt.issuer');
+    await refused({ jwt: { jwksUri: op.jwksUri, issuer: op.issuer, algorithms: ['RS256', 'HS256'] } }, 'auth.jwt.algorithms');
+    await refused({ jwt: { jwksUri: op.jwksUri, issuer: op.issuer, algorithms: ['none'] } }, 'auth.jwt.algorithms');
+    await refused({ jwt: { key: privateKey, issuer: op.issuer } }, 'auth.jwt.key');
+    await refused({ jwt: { jwksUri: 'file:///etc/passwd', issuer: op.issuer } }, 'auth.jwt.jwksUri');
+    await refused({ introspection: { endpoint: op.introspectionEndpoint, clientId: 'x' } }, 'auth.introspection.clientSecret');
   });
 
   it('serves Protected Resource Metadata with the resource, the issuer and every declared scope (RFC 9728 2, 3)', async () => {
@@ -260,14 +297,22 @@ describe('scopes and step-up', () => {
   it('answers a 2026-07-28 request the same way, before anything streams', async () => {
     const meta = { [MetaKey.protocolVersion]: MODERN, [MetaKey.clientCapabilities]: {}, [MetaKey.clientInfo]: { name: 't', version: '1' } };
     const modern = async (t: string, id: number, method: string, params: Record<string, unknown>, name?: string) => {
-      const res = await post(resource, { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }, {
-        ...bearer(t),
-        'mcp-protocol-version': MODERN,
-        'mcp-method': method,
-        ...(name ? { 'mcp-name': name } : {}),
-      });
+      const res = await post(
+        resource,
+        { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+        {
+          ...bearer(t),
+          'mcp-protocol-version': MODERN,
+          'mcp-method': method,
+          ...(name ? { 'mcp-name': name } : {}),
+        },
+      );
       const text = await res.text();
-      return { status: res.status, challenge: res.headers.get('www-authenticate'), message: JSON.parse(text.startsWith('{') ? text : messagesOf(parseSse(text)).at(-1) ? JSON.stringify(messagesOf(parseSse(text)).at(-1)) : text) };
+      return {
+        status: res.status,
+        challenge: res.headers.get('www-authenticate'),
+        message: JSON.parse(text.startsWith('{') ? text : messagesOf(parseSse(text)).at(-1) ? JSON.stringify(messagesOf(parseSse(text)).at(-1)) : text),
+      };
     };
     const narrow = await token('notes:read');
     const list = await modern(narrow, 1, 'tools/list', {});
@@ -289,7 +334,11 @@ describe('scopes and step-up', () => {
     expect((await send({ ...INIT, params: { ...INIT.params, protocolVersion: '2024-11-05' } })).status).toBe(202);
     await reader.next();
     const refused = await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'notes_add' } });
-    insufficient({ status: refused.status, challenge: refused.headers.get('www-authenticate'), message: (await refused.json()) as Record<string, unknown> }, 'notes:read notes:write', 2);
+    insufficient(
+      { status: refused.status, challenge: refused.headers.get('www-authenticate'), message: (await refused.json()) as Record<string, unknown> },
+      'notes:read notes:write',
+      2,
+    );
     await reader.cancel();
   });
 
@@ -301,7 +350,11 @@ describe('scopes and step-up', () => {
       const res = await post(open.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, { ...bearer(t), 'mcp-session-id': sessionId });
       const list = messagesOf(parseSse(await res.text()))[0];
       expect((list.result as { tools: { name: string }[] }).tools.map((x) => x.name)).toEqual(['notes_list', 'notes_add', 'whoami']);
-      const call = await post(open.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes_add' } }, { ...bearer(t), 'mcp-session-id': sessionId });
+      const call = await post(
+        open.url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes_add' } },
+        { ...bearer(t), 'mcp-session-id': sessionId },
+      );
       expect(call.status).toBe(403);
     } finally {
       await open.close(0);
@@ -337,7 +390,12 @@ describe('opaque tokens by introspection (RFC 7662)', () => {
   beforeAll(async () => {
     introspected = await start({
       auth: {
-        introspection: { endpoint: op.introspectionEndpoint, clientId: op.introspector.clientId, clientSecret: op.introspector.clientSecret, issuer: op.issuer },
+        introspection: {
+          endpoint: op.introspectionEndpoint,
+          clientId: op.introspector.clientId,
+          clientSecret: op.introspector.clientSecret,
+          issuer: op.issuer,
+        },
       },
       log: true,
     });

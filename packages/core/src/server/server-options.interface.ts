@@ -20,7 +20,16 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
+      | 'pageSize'
+      | 'requestTimeoutMs'
+      | 'maxDepth'
+      | 'onError'
+      | 'onRootsChanged'
+      | 'requestState'
+      | 'cache'
+      | 'serverInfoInResults'
+      | 'hooks'
+      | 'hideUnauthorized'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;

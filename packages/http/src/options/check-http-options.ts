@@ -64,7 +64,8 @@ function checkJwt(jwt: NonNullable<AuthOptions['jwt']>): void {
 function checkIntrospection(introspection: NonNullable<AuthOptions['introspection']>): void {
   check.object('auth.introspection', introspection);
   checkUrl('auth.introspection.endpoint', introspection.endpoint);
-  if (typeof introspection.clientId !== 'string' || introspection.clientId === '') throw invalid('auth.introspection.clientId', 'it must be a non-empty string');
+  if (typeof introspection.clientId !== 'string' || introspection.clientId === '')
+    throw invalid('auth.introspection.clientId', 'it must be a non-empty string');
   if (typeof introspection.clientSecret !== 'string' || introspection.clientSecret === '') {
     throw invalid('auth.introspection.clientSecret', 'it must be a non-empty string');
   }
@@ -78,7 +79,7 @@ function checkIntrospection(introspection: NonNullable<AuthOptions['introspectio
 function checkAuth(auth: HttpOptions['auth']): void {
   check.object('auth', auth);
   if (auth === undefined) return;
-  const ways = [auth.jwt, auth.introspection, auth.verify].filter((w) => w !== undefined).length;
+  const ways = [auth.jwt !== undefined, auth.introspection !== undefined, auth.verify !== undefined].filter(Boolean).length;
   if (ways !== 1) throw invalid('auth', 'give exactly one of jwt, introspection and verify');
   if (auth.jwt !== undefined) checkJwt(auth.jwt);
   if (auth.introspection !== undefined) checkIntrospection(auth.introspection);

@@ -44,7 +44,7 @@ export class IntrospectionVerifier implements TokenVerifier {
     if (answer.active !== true) throw new TokenRejectedError('the token is not active');
     const principal = principalOf(answer);
     if (this.options.issuer !== undefined && principal.issuer !== undefined && principal.issuer !== this.options.issuer) {
-      throw new TokenRejectedError('the token\'s iss claim is not acceptable');
+      throw new TokenRejectedError("the token's iss claim is not acceptable");
     }
     if (principal.expiresAt !== undefined && principal.expiresAt * 1000 <= now) throw new TokenRejectedError('the token has expired');
     this.checkAudience(principal, audiences);
@@ -60,7 +60,7 @@ export class IntrospectionVerifier implements TokenVerifier {
     const aud = principal.claims.aud;
     if (aud === undefined) return;
     const given = Array.isArray(aud) ? aud : [aud];
-    if (!given.some((a) => audiences.includes(a as string))) throw new TokenRejectedError('the token\'s aud claim is not acceptable');
+    if (!given.some((a) => audiences.includes(a as string))) throw new TokenRejectedError("the token's aud claim is not acceptable");
   }
 
   private async ask(token: string): Promise<Record<string, unknown>> {
@@ -91,7 +91,7 @@ export class IntrospectionVerifier implements TokenVerifier {
 }
 
 async function readCapped(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;

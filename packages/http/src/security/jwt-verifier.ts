@@ -45,7 +45,12 @@ const REJECTIONS: Readonly<Record<string, string>> = {
 };
 
 function staticKey(key: NonNullable<JwtAuthOptions['key']>): KeyObject {
-  const keyObject = typeof key === 'string' ? createPublicKey(key) : 'type' in key && typeof key.type === 'string' && 'export' in key ? (key as KeyObject) : createPublicKey({ key: key as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const keyObject =
+    typeof key === 'string'
+      ? createPublicKey(key)
+      : 'type' in key && typeof key.type === 'string' && 'export' in key
+        ? (key as KeyObject)
+        : createPublicKey({ key: key as import('node:crypto').JsonWebKey, format: 'jwk' });
   if (keyObject.type !== 'public') throw new TypeError('auth.jwt.key must be a public key (a shared secret would let anyone holding it mint tokens)');
   return keyObject;
 }
@@ -94,7 +99,9 @@ export class JwtVerifier implements TokenVerifier {
       const reason = typeof code === 'string' ? REJECTIONS[code] : undefined;
       if (reason) {
         const claim = (error as { claim?: unknown }).claim;
-        throw new TokenRejectedError(code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's ${claim} claim is not acceptable` : reason);
+        throw new TokenRejectedError(
+          code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's ${claim} claim is not acceptable` : reason,
+        );
       }
       // The key set could not be fetched (network, timeout, not 200, not a JWKS): not the token's fault.
       throw new VerifierUnavailableError('the authorization server keys could not be fetched', { cause: error });
