@@ -7,7 +7,7 @@
  * Metadata and in the step-up answer, on every transport era.
  */
 import { createHmac, createPublicKey, randomBytes } from 'node:crypto';
-import { Context, createServer, getMetadataStorage, McpService, Prompt, Resource, Tool } from '@typemcp/core';
+import { Context, createServer, getMetadataStorage, McpService, Prompt, Resource, Tool, type Interceptor } from '@typemcp/core';
 import { serveHttp, type HttpListener, type ServeHttpOptions } from '@typemcp/http';
 import { MetaKey } from '@typemcp/protocol/internal';
 import { startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
@@ -39,7 +39,8 @@ function declareNotes(): void {
       return 'added';
     }
 
-    @Tool({ description: 'Who is calling' })
+    // The guard sees the verified principal too: without a subject, whoami would be unknown.
+    @Tool({ description: 'Who is calling', guard: (p) => typeof (p as { subject?: unknown } | undefined)?.subject === 'string' })
     whoami(ctx: Context) {
       return JSON.stringify(ctx.principal);
     }
@@ -62,10 +63,18 @@ let server: HttpListener;
 let resource: string;
 const OTHER = 'http://127.0.0.1:1/other-mcp';
 const reports: string[] = [];
+/** What a global interceptor saw as the principal of each call. */
+const intercepted: unknown[] = [];
+const recorder: Interceptor = {
+  intercept(call, next) {
+    intercepted.push(call.principal);
+    return next();
+  },
+};
 
 async function start(options: ServeHttpOptions): Promise<HttpListener> {
   declareNotes();
-  return serveHttp(createServer({ name: 'notes', version: '1' }), {
+  return serveHttp(createServer({ name: 'notes', version: '1', interceptors: [recorder] }), {
     port: 0,
     keepAliveMs: 0,
     onError: (e, where) => reports.push(`${where}: ${String(e)} ${String((e as Error).cause)}`),
@@ -113,15 +122,18 @@ async function session(t: string) {
 }
 
 describe('JWT access tokens from oidc-provider', () => {
-  it('accepts a good token and gives handlers a verified principal without the token (RFC 9068 claims)', async () => {
+  it('accepts a good token and gives handlers, guards and interceptors a verified principal without the token (RFC 9068 claims)', async () => {
     const t = await token('notes:read');
     const s = await session(t);
+    intercepted.length = 0;
     const who = await s.request(2, 'tools/call', { name: 'whoami' });
     expect(validateAgainst('2025-11-25', 'JSONRPCResponse', who.message)).toEqual([]);
     const principal = JSON.parse((who.message.result as { content: { text: string }[] }).content[0].text);
     expect(principal).toMatchObject({ issuer: op.issuer, subject: 'service', clientId: 'service', scopes: ['notes:read'], claims: { aud: resource } });
     expect(principal.expiresAt).toBeGreaterThan(Date.now() / 1000);
     expect(who.body).not.toContain(t);
+    expect(intercepted).toEqual([expect.objectContaining({ subject: 'service', scopes: ['notes:read'] })]);
+    expect(JSON.stringify(intercepted)).not.toContain(t);
   });
 
   it('answers no token with 401 and WWW-Authenticate naming the metadata (RFC 6750 3.1, RFC 9728 5.1)', async () => {
@@ -138,6 +150,8 @@ describe('JWT access tokens from oidc-provider', () => {
     );
     expect(r.challenge).toMatch(description);
     expect(JSON.parse(r.body)).toMatchObject({ error: { code: -32000, data: { code: 'TYPEMCP_HTTP_INVALID_TOKEN' } } });
+    // Refused before the body is read: `id: null` (JSON-RPC 2.0 section 5), which MCP's schema does not model.
+    expect(JSON.parse(r.body)).toMatchObject({ jsonrpc: '2.0', id: null });
     expect(`${r.challenge} ${r.body}`).not.toContain(t);
     expect(`${r.challenge} ${r.body}`).not.toContain(t.split('.')[1]);
   };
@@ -264,6 +278,8 @@ describe('scopes and step-up', () => {
       `Bearer error="insufficient_scope", scope="${scopes}", resource_metadata="${metadataUrl()}", error_description="the access token lacks a scope this request needs"`,
     );
     expect(r.message).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32003, data: { code: 'TYPEMCP_HTTP_INSUFFICIENT_SCOPE' } } });
+    expect(validateAgainst('2025-11-25', 'JSONRPCErrorResponse', r.message)).toEqual([]);
+    expect(validateAgainst(MODERN, 'JSONRPCErrorResponse', r.message)).toEqual([]);
   };
 
   it('hides what the token cannot reach from the lists, and answers a call with 403 insufficient_scope (legacy session)', async () => {
