@@ -157,8 +157,11 @@ export class McpHttpHost implements SessionHost {
    */
   checkScopes(req: RoutedRequest, principal: unknown, message: unknown): void {
     if (!this.auth || principal === undefined || message === null || typeof message !== 'object' || Array.isArray(message)) return;
+    // Nothing declares a scope (the common case): one cached read.
+    if (this.engine.registry.declaredScopes().length === 0) return;
     const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
-    if (typeof method !== 'string' || params === null || typeof params !== 'object') return;
+    // Only requests: a notification runs nothing to refuse.
+    if (typeof method !== 'string' || id === undefined || params === null || typeof params !== 'object') return;
     const required = this.engine.registry.requiredScopes(method, params as Record<string, unknown>, principal);
     if (!required) return;
     const missing = missingScopes(required, principal);
