@@ -15,7 +15,9 @@ const swc = [
 
 const config: Config = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc as never },
+  // jose is ESM only: its files are compiled to CommonJS like the tests (Node 20 runs it natively).
+  transform: { '^.+\\.ts$': swc as never, '/node_modules/jose/.+\\.js$': swc as never },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testMatch: [
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/packages/*/test/**/*.spec.ts',

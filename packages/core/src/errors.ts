@@ -26,6 +26,7 @@ export const CoreErrorCode = {
   MultipleInputs: 'TYPEMCP_ERR_MULTIPLE_INPUTS',
   /** A tool, prompt or resource name outside the naming rule. */
   InvalidName: 'TYPEMCP_ERR_INVALID_NAME',
+  InvalidScope: 'TYPEMCP_ERR_INVALID_SCOPE',
   /** A URI template variable with no property in the resource's DTO. */
   TemplateVariableNotInDto: 'TYPEMCP_ERR_TEMPLATE_VARIABLE_NOT_IN_DTO',
   /** A required DTO property no URI template variable fills. */

@@ -14,6 +14,8 @@ export const HttpErrorCode = {
   ForbiddenOrigin: 'TYPEMCP_HTTP_FORBIDDEN_ORIGIN',
   MissingToken: 'TYPEMCP_HTTP_MISSING_TOKEN',
   InvalidToken: 'TYPEMCP_HTTP_INVALID_TOKEN',
+  InsufficientScope: 'TYPEMCP_HTTP_INSUFFICIENT_SCOPE',
+  AuthUnavailable: 'TYPEMCP_HTTP_AUTH_UNAVAILABLE',
   MethodNotAllowed: 'TYPEMCP_HTTP_METHOD_NOT_ALLOWED',
   NotAcceptable: 'TYPEMCP_HTTP_NOT_ACCEPTABLE',
   UnsupportedMediaType: 'TYPEMCP_HTTP_UNSUPPORTED_MEDIA_TYPE',
@@ -49,7 +51,7 @@ const malformed: HttpRefusalKind = { status: 400, rpcCode: ErrorCode.InvalidRequ
 
 /**
  * Status and JSON-RPC code of every {@link HttpErrorCode}: -32700 for unparsable JSON, -32600 for
- * a request the transport rejects as malformed (400), -32603 for an internal failure, -32029 for
+ * a request the transport rejects as malformed (400), -32603 for an internal failure, -32004 for
  * a rate limit (429), -32000 for every other refusal.
  */
 export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>> = {
@@ -57,6 +59,8 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.ForbiddenOrigin]: refused(403),
   [HttpErrorCode.MissingToken]: refused(401),
   [HttpErrorCode.InvalidToken]: refused(401),
+  [HttpErrorCode.InsufficientScope]: { status: 403, rpcCode: ErrorCode.InsufficientScope },
+  [HttpErrorCode.AuthUnavailable]: refused(503),
   [HttpErrorCode.MethodNotAllowed]: refused(405),
   [HttpErrorCode.NotAcceptable]: refused(406),
   [HttpErrorCode.UnsupportedMediaType]: refused(415),

@@ -1,4 +1,5 @@
 /** Options of serveHttp() and createMcpExpressApp(). */
+import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
@@ -6,20 +7,101 @@ import type { SessionStore } from './sessions/session-store.interface.js';
 import type { SharedState } from './shared/shared-state.interface.js';
 
 /**
+ * Built-in verification of JWT access tokens (RFC 9068 style) with `jose`: the signature by a key
+ * of the issuer's JWKS (fetched, cached, fetched again for an unknown `kid` at most once per
+ * cool-down) or of a static public key; then `iss`, `aud` (RFC 8707: this server's resource URL
+ * by default), `exp` and `nbf`. @publicApi
+ */
+export interface JwtAuthOptions {
+  /** The issuer's JWKS URL (its `jwks_uri`). Exactly one of `jwksUri` and `key`. */
+  jwksUri?: string;
+  /** A static public key: a `KeyObject`, a public JWK, or SPKI PEM text. Never a shared secret. */
+  key?: KeyObject | JsonWebKey | string;
+  /** The expected `iss` (one value or several). */
+  issuer: string | readonly string[];
+  /**
+   * The accepted `aud` values (default: this server's resource URL: `protectedResource.resource`
+   * when given, else the MCP endpoint's URL as the request addressed it).
+   */
+  audience?: string | readonly string[];
+  /**
+   * Accepted signature algorithms (default {@link JWT_DEFAULT_ALGORITHMS}: asymmetric only).
+   * `none` and the HMAC algorithms are refused: a verifier holding a public key must never
+   * accept a MAC made with it.
+   */
+  algorithms?: readonly string[];
+  /** Accepted clock skew on `exp`, `nbf` and `iat`, in seconds (default 5). */
+  clockToleranceSec?: number;
+  /** The expected `typ` header (e.g. `at+jwt` of RFC 9068); not checked by default. */
+  typ?: string;
+  /** Time limit of a JWKS fetch, in ms (default 5 000). */
+  jwksTimeoutMs?: number;
+  /** Least time between two JWKS fetches caused by unknown `kid`s, in ms (default 30 000). */
+  jwksCooldownMs?: number;
+  /** A fetched JWKS is fetched again when this old, in ms (default 600 000). */
+  jwksMaxAgeMs?: number;
+}
+
+/**
+ * OAuth 2.0 Token Introspection (RFC 7662) for opaque access tokens: the server asks the
+ * authorization server about each token it has not seen recently, as a confidential client
+ * (HTTP Basic). Active answers are cached briefly (never past the token's `exp`); refusals are
+ * not cached. @publicApi
+ */
+export interface IntrospectionAuthOptions {
+  /** The authorization server's `introspection_endpoint`. */
+  endpoint: string;
+  /** This resource server's client id at the authorization server. */
+  clientId: string;
+  /** Its secret (sent with HTTP Basic authentication, never logged). */
+  clientSecret: string;
+  /** The accepted `aud` values when the answer has one (default: this server's resource URL, as for JWTs). */
+  audience?: string | readonly string[];
+  /** The expected `iss` when the answer has one. */
+  issuer?: string;
+  /** How long an active answer is reused, in ms (default 30 000; 0: never). */
+  cacheTtlMs?: number;
+  /** Most answers cached at once (default 1 000). */
+  cacheMax?: number;
+  /** Time limit of an introspection request, in ms (default 5 000). */
+  timeoutMs?: number;
+}
+
+/**
  * Bearer-token authentication on /mcp, /sse and /messages (never on /health or the metadata
- * document). A session is bound to the principal that created it. @publicApi
+ * document), by exactly one of `jwt`, `introspection` and `verify`. A session is bound to the
+ * principal that created it. @publicApi
  */
 export interface AuthOptions {
+  /** Verify JWT access tokens (the principal is a `VerifiedPrincipal`). */
+  jwt?: JwtAuthOptions;
+  /** Verify opaque tokens by introspection (the principal is a `VerifiedPrincipal`). */
+  introspection?: IntrospectionAuthOptions;
   /**
    * Checks a bearer token and returns (or resolves to) the principal (any JSON-like value: claims,
    * a user record...), or undefined when the token is not valid. Throwing counts as invalid.
+   * A principal with a `scopes` string array is checked against declared scopes like a verified one.
    */
-  verify(token: string, req: IncomingMessage): unknown;
-  /** Sent as `resource_metadata` in `WWW-Authenticate` (default: this server's metadata URL when `protectedResource` is set). */
+  verify?(token: string, req: IncomingMessage): unknown;
+  /** Sent as `resource_metadata` in `WWW-Authenticate` (default: this server's metadata URL when it serves one). */
   resourceMetadataUrl?: string;
-  /** RFC 9728 Protected Resource Metadata, served at `/.well-known/oauth-protected-resource` (`resource` defaults to the MCP endpoint URL). */
+  /**
+   * RFC 9728 Protected Resource Metadata, served at `/.well-known/oauth-protected-resource`.
+   * With `jwt` it is served even when absent, with `resource` (the MCP endpoint URL),
+   * `authorization_servers` (the issuer) and `bearer_methods_supported`; `scopes_supported`
+   * always adds every scope the server's tools, resources and prompts declare.
+   */
   protectedResource?: Record<string, unknown>;
-  /** Whether two principals are the same one (default: equal JSON, key order ignored). */
+  /**
+   * Leave tools, resources and prompts whose scopes the caller lacks out of its lists (default
+   * true). A call still gets the step-up answer (403 `insufficient_scope`).
+   */
+  hideUnauthorized?: boolean;
+  /**
+   * Whether two principals are the same one (default: with `jwt` or `introspection`, the same
+   * issuer and subject, so a token with more scopes continues the session; otherwise equal JSON,
+   * key order ignored).
+   */
   samePrincipal?(a: unknown, b: unknown): boolean;
 }
 
@@ -119,7 +201,7 @@ export interface HttpOptions {
    * A token bucket per caller on every MCP route (/mcp, /sse, /messages), checked after the
    * Host/Origin and bearer-token checks and before the body is read or any session is looked
    * up: a caller over the limit gets `429` with `Retry-After` (seconds) and a JSON-RPC error
-   * -32029 whose `data.retryAfterMs` is exact. Off when absent.
+   * -32004 whose `data.retryAfterMs` is exact. Off when absent.
    */
   rateLimit?: HttpRateLimitOptions;
 }

@@ -11,7 +11,9 @@ export { HTTP_REFUSALS, HttpErrorCode, type HttpErrorCodeValue, type HttpRefusal
 export { HttpTransportError, type HttpRefusalOptions } from './errors/http-transport.error.js';
 export type { EventStore, StoredEvent } from './events/event-store.interface.js';
 export { MemoryEventStore, type MemoryEventStoreOptions } from './events/memory-event.store.js';
-export type { AuthOptions, HttpOptions, HttpRateLimitOptions } from './http-options.interface.js';
+export type { AuthOptions, HttpOptions, HttpRateLimitOptions, IntrospectionAuthOptions, JwtAuthOptions } from './http-options.interface.js';
+export { JWT_DEFAULT_ALGORITHMS } from './security/jwt-verifier.js';
+export type { VerifiedPrincipal } from './security/verified-principal.js';
 export { HTTP_DEFAULTS } from './options/http-defaults.js';
 export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';

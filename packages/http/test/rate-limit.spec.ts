@@ -4,7 +4,7 @@
  * arrives, or claims to be over maxBodyBytes, still gets its 429 at once; the tool never runs),
  * other principals keep working with the official SDK client, the bucket refills on the
  * injected clock, unauthenticated callers fall back to their address; and the rateLimit()
- * interceptor's -32029 reaches the SDK client with data.retryAfterMs.
+ * interceptor's -32004 reaches the SDK client with data.retryAfterMs.
  */
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,12 +106,12 @@ describe('HTTP rate limit (rateLimit option)', () => {
       jsonrpc: '2.0',
       id: null,
       error: {
-        code: -32029,
+        code: -32004,
         message: 'Too many requests: rate limit exceeded; retry in 4000 ms',
         data: { code: 'TYPEMCP_HTTP_RATE_LIMITED', retryAfterMs: 4000 },
       },
     });
-    await expect(alice.callTool({ name: 'work', arguments: {} })).rejects.toThrow(/-32029.*rate limit exceeded/);
+    await expect(alice.callTool({ name: 'work', arguments: {} })).rejects.toThrow(/-32004.*rate limit exceeded/);
     expect(toolCalls).toBe(0);
 
     const bob = await sdkClient(listener.url, 'token-bob');
@@ -189,7 +189,7 @@ describe('HTTP rate limit (rateLimit option)', () => {
 });
 
 describe('rateLimit() interceptor over HTTP with the SDK client', () => {
-  it('refuses the call with McpError -32029 and data.retryAfterMs, per principal', async () => {
+  it('refuses the call with McpError -32004 and data.retryAfterMs, per principal', async () => {
     const server = buildServer([rateLimit({ capacity: 1, refillPerSecond: 0.5, clock: () => clock.now })]);
     const listener = await serve({ auth: { verify: (token) => TOKENS[token] } }, server);
     const alice = await sdkClient(listener.url, 'token-alice');
@@ -198,7 +198,7 @@ describe('rateLimit() interceptor over HTTP with the SDK client', () => {
     await alice.callTool({ name: 'work', arguments: {} });
     const error = (await alice.callTool({ name: 'work', arguments: {} }).catch((e: unknown) => e)) as McpError;
     expect(error).toBeInstanceOf(McpError);
-    expect(error.code).toBe(-32029);
+    expect(error.code).toBe(-32004);
     expect(error.data).toEqual({ code: 'TYPEMCP_RATE_LIMITED', retryAfterMs: 2000 });
     expect(await bob.callTool({ name: 'work', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'done' }] });
     expect(toolCalls).toBe(2);

@@ -197,7 +197,12 @@ describe('bearer authentication', () => {
     expect(await (await fetch(`${s.base}/health`)).json()).toEqual({ status: 'ok' });
     const doc = await fetch(`${s.base}/.well-known/oauth-protected-resource`);
     expect(doc.status).toBe(200);
-    expect(await doc.json()).toEqual({ resource: s.url, authorization_servers: ['https://auth.example.com'], scopes_supported: ['mcp'] });
+    expect(await doc.json()).toEqual({
+      resource: s.url,
+      authorization_servers: ['https://auth.example.com'],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ['mcp'],
+    });
     expect((await fetch(`${s.base}/.well-known/oauth-protected-resource/mcp`)).status).toBe(200);
   });
 

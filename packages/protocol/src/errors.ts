@@ -23,8 +23,10 @@ export const ProtocolErrorCode = {
   InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
   /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */
   InputRequired: 'TYPEMCP_INPUT_REQUIRED',
-  /** A rate limiter refused a call (RateLimitedError, JSON-RPC -32029); `data.retryAfterMs` says when to retry. */
+  /** A rate limiter refused a call (RateLimitedError, JSON-RPC -32004); `data.retryAfterMs` says when to retry. */
   RateLimited: 'TYPEMCP_RATE_LIMITED',
+  /** A request for a tool, resource or prompt whose scopes the caller's token lacks (InsufficientScopeError, JSON-RPC -32003). */
+  InsufficientScope: 'TYPEMCP_INSUFFICIENT_SCOPE',
 } as const;
 
 /** One of {@link ProtocolErrorCode}. */

@@ -42,6 +42,7 @@ export type {
   ToolHandler,
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
+export { InsufficientScopeError, missingScopes, scopesOfPrincipal } from './registry/scopes.js';
 export type { MethodHandler, NotificationHandler, SetHandlerOptions } from './server/handlers/method-handler.type.js';
 export type { ErrorHookEvent, HookHandlers, HookName, HooksOption, NotificationHookEvent, RequestHookEvent, ResponseHookEvent } from './server/hooks.js';
 export { ProtocolServer, type CacheOptions, type ProtocolServerOptions, type ServerChange } from './server/protocol-server.js';

@@ -143,13 +143,13 @@ describe('options and errors', () => {
     expect(() => new MemoryRateLimitStore({ maxKeys: 0 })).toThrow(InvalidOptionError);
   });
 
-  it('RateLimitedError is the JSON-RPC error -32029 with data.retryAfterMs', () => {
+  it('RateLimitedError is the JSON-RPC error -32004 with data.retryAfterMs', () => {
     const error = new RateLimitedError(1500);
     expect(error.toJSON()).toEqual({
       code: ErrorCode.RateLimited,
       message: 'Rate limit exceeded; retry in 1500 ms',
       data: { code: 'TYPEMCP_RATE_LIMITED', retryAfterMs: 1500 },
     });
-    expect(ErrorCode.RateLimited).toBe(-32029);
+    expect(ErrorCode.RateLimited).toBe(-32004);
   });
 });

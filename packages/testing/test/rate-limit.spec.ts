@@ -1,6 +1,6 @@
 /**
  * The rate-limit interceptor through real sessions (the testing kit's client on the engine), on
- * an injected clock so nothing depends on the machine's speed: a burst then a -32029 refusal
+ * an injected clock so nothing depends on the machine's speed: a burst then a -32004 refusal
  * carrying `data.retryAfterMs` (the method is not called), refill, 'global' versus 'tool'
  * scope, per-principal and per-session buckets, class and method `@UseInterceptors`, resources
  * and prompts refused the same way, a store whose `take` is asynchronous (as a Redis one is),
@@ -90,7 +90,7 @@ const refusal = (promise: Promise<unknown>) =>
   );
 
 describe('rateLimit() interceptor', () => {
-  it('allows a burst of capacity, then refuses with -32029 and data.retryAfterMs without calling the method; the bucket refills', async () => {
+  it('allows a burst of capacity, then refuses with -32004 and data.retryAfterMs without calling the method; the bucket refills', async () => {
     const calls: string[] = [];
     const server = await serverWith({
       name: 't',
@@ -123,7 +123,7 @@ describe('rateLimit() interceptor', () => {
       'alice',
     );
     await global.callTool('ping');
-    expect(await refusal(global.callTool('echo', { text: 'x' }))).toMatchObject({ code: -32029 });
+    expect(await refusal(global.callTool('echo', { text: 'x' }))).toMatchObject({ code: -32004 });
 
     getMetadataStorage().reset();
     const toolCalls: string[] = [];
@@ -138,8 +138,8 @@ describe('rateLimit() interceptor', () => {
     );
     await perTool.callTool('ping');
     expect(textOf(await perTool.callTool('echo', { text: 'x' }))).toBe('x');
-    expect(await refusal(perTool.callTool('ping'))).toMatchObject({ code: -32029 });
-    expect(await refusal(perTool.callTool('echo', { text: 'y' }))).toMatchObject({ code: -32029 });
+    expect(await refusal(perTool.callTool('ping'))).toMatchObject({ code: -32004 });
+    expect(await refusal(perTool.callTool('echo', { text: 'y' }))).toMatchObject({ code: -32004 });
     expect(toolCalls).toEqual(['ping', 'echo x']);
   });
 
@@ -151,12 +151,12 @@ describe('rateLimit() interceptor', () => {
     const bob = await clientOf(server, { clientId: 'bob-app' });
     await alice.callTool('ping');
     // The same principal on another session shares the bucket.
-    expect(await refusal(aliceAgain.callTool('ping'))).toMatchObject({ code: -32029 });
+    expect(await refusal(aliceAgain.callTool('ping'))).toMatchObject({ code: -32004 });
     expect(textOf(await bob.callTool('ping'))).toBe('pong');
     const anonymous1 = await clientOf(server);
     const anonymous2 = await clientOf(server);
     await anonymous1.callTool('ping');
-    expect(await refusal(anonymous1.callTool('ping'))).toMatchObject({ code: -32029 });
+    expect(await refusal(anonymous1.callTool('ping'))).toMatchObject({ code: -32004 });
     expect(textOf(await anonymous2.callTool('ping'))).toBe('pong');
     expect(calls).toEqual(['ping', 'ping', 'ping', 'ping']);
   });
@@ -201,10 +201,10 @@ describe('rateLimit() interceptor', () => {
     const client = await clientOf(await serverWith({ name: 't', version: '1', services: [Limited, Free] }), 'alice');
     await client.callTool('ping');
     // The method's own limit (capacity 1) refuses first, after the class's took its token.
-    expect(await refusal(client.callTool('ping'))).toMatchObject({ code: -32029 });
+    expect(await refusal(client.callTool('ping'))).toMatchObject({ code: -32004 });
     // The class bucket (capacity 2) is now empty for the resource and the prompt.
-    expect(await refusal(client.readResource('notes://all'))).toMatchObject({ code: -32029, data: { code: 'TYPEMCP_RATE_LIMITED', retryAfterMs: 1000 } });
-    expect(await refusal(client.getPrompt('greet'))).toMatchObject({ code: -32029 });
+    expect(await refusal(client.readResource('notes://all'))).toMatchObject({ code: -32004, data: { code: 'TYPEMCP_RATE_LIMITED', retryAfterMs: 1000 } });
+    expect(await refusal(client.getPrompt('greet'))).toMatchObject({ code: -32004 });
     for (let i = 0; i < 5; i++) expect(textOf(await client.callTool('free'))).toBe('ok');
     clock.now += 1000;
     expect((await client.readResource('notes://all')).contents[0]).toMatchObject({ text: 'all notes' });
@@ -231,7 +231,7 @@ describe('rateLimit() interceptor', () => {
     const a = await clientOf(server, 'a');
     const b = await clientOf(server, 'b');
     await a.callTool('echo', { text: '1' });
-    expect(await refusal(b.callTool('echo', { text: '2' }))).toMatchObject({ code: -32029 });
+    expect(await refusal(b.callTool('echo', { text: '2' }))).toMatchObject({ code: -32004 });
     for (let i = 0; i < 3; i++) await b.callTool('ping');
     expect(keys).toEqual(['mcp:everyone', 'mcp:everyone']);
     expect(calls).toEqual(['echo 1', 'ping', 'ping', 'ping']);

@@ -9,6 +9,8 @@ import {
   dtoPropertyNotInTemplate,
   invalidName,
   missingDescription,
+  invalidScope,
+  SCOPE_RULE,
   missingParamTypes,
   multipleInputs,
   NAME_RULE,
@@ -45,6 +47,10 @@ function invocation(target: ClassType, method: string, paramTypes: unknown[], ra
 }
 
 /** Tool and prompt names follow the MCP tool naming rule; a resource name is any non-empty string. */
+function checkScope(scope: unknown, target: ClassType): void {
+  if (typeof scope !== 'string' || !SCOPE_RULE.test(scope)) throw invalidScope(scope, target);
+}
+
 function checkName(kind: 'Tool' | 'Prompt' | 'Resource', name: unknown, target: ClassType, method: string): string {
   const valid = typeof name === 'string' && (kind === 'Resource' ? name.length > 0 : NAME_RULE.test(name));
   if (!valid) throw invalidName(kind, String(name), target, method);
@@ -86,10 +92,17 @@ function promptArguments(schema: JsonObject): PromptArgument[] {
 export function buildServiceDefinition(target: ClassType, storage: MetadataStorage, schemas: DtoSchemaFactory): ServiceDefinition {
   if (storage.classOf(target)?.kind !== 'service') throw notAService(target);
   const emptyInput = { type: 'object' as const, properties: {} };
+  const classScopes = storage.classOf(target)?.scopes ?? [];
+  // The class's scopes and the member's, once each; undefined when neither declares any.
+  const scopesOf = (own?: readonly string[]): readonly string[] | undefined => {
+    const all = [...new Set([...classScopes, ...(own ?? [])])];
+    for (const scope of all) checkScope(scope, target);
+    return all.length ? all : undefined;
+  };
 
   const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Tool', target, method);
-    const { output, inputSchema, guard, ...rest } = options;
+    const { output, inputSchema, guard, scopes, ...rest } = options;
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
     return {
       definition: compact({
@@ -101,12 +114,13 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       invocation: plan,
       output,
       guard,
+      scopes: scopesOf(scopes),
     };
   });
 
   const resources = storage.membersOf(storage.resources, target).map(({ method, paramTypes, uri, options }) => {
     const template = UriTemplate.isTemplate(uri);
-    const { size, cache, ...base } = compact({ ...options, name: checkName('Resource', options.name ?? method, target, method) });
+    const { size, cache, scopes, ...base } = compact({ ...options, name: checkName('Resource', options.name ?? method, target, method) });
     const plan = invocation(target, method, paramTypes);
     if (template) checkTemplateParams(uri, plan, schemas, target);
     return {
@@ -114,6 +128,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       template,
       cache,
       invocation: plan,
+      scopes: scopesOf(scopes),
     };
   });
 
@@ -122,7 +137,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     const plan = invocation(target, method, paramTypes);
     const args = plan.input ? promptArguments(schemas.forClass(plan.input.type)) : undefined;
     const name = checkName('Prompt', options.name ?? method, target, method);
-    return { definition: compact({ ...options, name, arguments: args?.length ? args : undefined }), invocation: plan };
+    const { scopes, ...rest } = options;
+    return { definition: compact({ ...rest, name, arguments: args?.length ? args : undefined }), invocation: plan, scopes: scopesOf(scopes) };
   });
 
   const completions = storage.membersOf(storage.completes, target).map(({ method, options }) => ({

@@ -20,6 +20,8 @@ export interface BuiltTool {
   invocation: Invocation;
   output?: ClassType;
   guard?: (principal: unknown) => boolean;
+  /** OAuth scopes (the class's and the tool's). */
+  scopes?: readonly string[];
 }
 
 export interface BuiltResource {
@@ -28,11 +30,15 @@ export interface BuiltResource {
   /** Caching hints for reads (2026-07-28). */
   cache?: Partial<CacheHint>;
   invocation: Invocation;
+  /** OAuth scopes (the class's and the resource's). */
+  scopes?: readonly string[];
 }
 
 export interface BuiltPrompt {
   definition: PromptDefinition;
   invocation: Invocation;
+  /** OAuth scopes (the class's and the prompt's). */
+  scopes?: readonly string[];
 }
 
 export interface BuiltCompletion {

@@ -144,6 +144,7 @@ export function bindService(
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
       tool.guard,
+      tool.scopes,
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }
@@ -173,11 +174,17 @@ export function bindService(
         },
         completersFor(completions, completionKey('resource', definition.uriTemplate)),
         resource.cache,
+        resource.scopes,
       );
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType), resource.cache);
+      registry.addResource(
+        definition,
+        async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType),
+        resource.cache,
+        resource.scopes,
+      );
       undo.push(() => registry.removeResource(definition.uri));
     }
   }
@@ -199,6 +206,7 @@ export function bindService(
         return toGetPromptResult(await visible(() => call(dto, rc)), description);
       },
       completersFor(completions, completionKey('prompt', name)),
+      prompt.scopes,
     );
     undo.push(() => registry.removePrompt(name));
   }

@@ -10,6 +10,11 @@ import { getMetadataStorage } from '../metadata/metadata-storage.js';
  */
 export function McpService(options: McpServiceOptions = {}): ClassDecorator {
   return (target) => {
-    getMetadataStorage().classes.push({ target: target as unknown as ClassType, kind: 'service', ...(options.deferred ? { deferred: true } : {}) });
+    getMetadataStorage().classes.push({
+      target: target as unknown as ClassType,
+      kind: 'service',
+      ...(options.deferred ? { deferred: true } : {}),
+      ...(options.scopes?.length ? { scopes: [...options.scopes] } : {}),
+    });
   };
 }

@@ -85,6 +85,16 @@ export function multipleInputs(
   );
 }
 
+/** An OAuth scope token (RFC 6749 section 3.3): printable ASCII without space, `"` or backslash. */
+export const SCOPE_RULE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+export function invalidScope(scope: unknown, target: ClassType): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.InvalidScope,
+    `${target.name} declares the scope ${JSON.stringify(scope)}, but a scope is a non-empty string of printable ASCII without spaces, quotes or backslashes (RFC 6749 section 3.3).`,
+  );
+}
+
 /** MCP 2025-11-25 tool naming guidance, applied to prompts too: 1-128 of A-Z a-z 0-9 _ - . */
 export const NAME_RULE = /^[A-Za-z0-9_.-]{1,128}$/;
 

@@ -1,7 +1,7 @@
 /**
  * Rate limiting as an interceptor: a token bucket per caller (the principal, else the session),
  * for every call it wraps together ('global') or per tool, resource or prompt ('tool'). A refused
- * call is answered with the JSON-RPC error -32029 whose `data.retryAfterMs` says when to retry;
+ * call is answered with the JSON-RPC error -32004 whose `data.retryAfterMs` says when to retry;
  * the method is not called.
  */
 import { randomUUID } from 'node:crypto';

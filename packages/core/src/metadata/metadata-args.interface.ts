@@ -12,6 +12,11 @@ export interface McpServiceOptions {
    * services given to createServer() leave it out.
    */
   deferred?: boolean;
+  /**
+   * OAuth scopes every tool, resource and prompt of the class needs (added to each member's own
+   * `scopes`). Checked for authenticated callers only; see `@Tool({ scopes })`.
+   */
+  scopes?: readonly string[];
 }
 
 /** `@McpService()` or `@Injectable()` on a class. */
@@ -20,6 +25,8 @@ export interface ClassMetadataArgs {
   kind: 'service' | 'injectable';
   /** `@McpService({ deferred: true })`. */
   deferred?: boolean;
+  /** `@McpService({ scopes })`. */
+  scopes?: readonly string[];
 }
 
 /** What every member decorator records. */
@@ -54,6 +61,13 @@ export interface ToolOptions {
    * gets "Unknown tool" from tools/call.
    */
   guard?: (principal: unknown) => boolean;
+  /**
+   * OAuth scopes the caller's access token needs (all of them). An authenticated caller without
+   * them does not see the tool in tools/list (unless `hideUnauthorized` is false) and a call is
+   * refused with -32003 (over HTTP: `403` with `WWW-Authenticate: Bearer error="insufficient_scope"`,
+   * so the client can step up). Sessions without a principal (stdio, HTTP without `auth`) are not checked.
+   */
+  scopes?: readonly string[];
 }
 
 /** `@Tool` on a method. */
@@ -66,7 +80,11 @@ export interface ToolMetadataArgs extends MemberMetadataArgs {
  * name), and `cache`: how long 2026-07-28 clients may reuse a read (`ttlMs`, default 0) and who
  * may share it (`cacheScope`, default `private`).
  */
-export type ResourceOptions = Partial<Omit<ResourceDefinition, 'uri'>> & { cache?: Partial<CacheHint> };
+export type ResourceOptions = Partial<Omit<ResourceDefinition, 'uri'>> & {
+  cache?: Partial<CacheHint>;
+  /** OAuth scopes a caller's token needs to see and read it (see `@Tool({ scopes })`). */
+  scopes?: readonly string[];
+};
 
 /** `@Resource(uri)` on a method: a plain URI or an RFC 6570 template. */
 export interface ResourceMetadataArgs extends MemberMetadataArgs {
@@ -82,6 +100,8 @@ export interface PromptOptions {
   description: string;
   icons?: Icon[];
   _meta?: JsonObject;
+  /** OAuth scopes a caller's token needs to see and get it (see `@Tool({ scopes })`). */
+  scopes?: readonly string[];
 }
 
 /** `@Prompt` on a method. */

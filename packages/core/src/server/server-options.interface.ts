@@ -32,7 +32,17 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'logger' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
+      | 'pageSize'
+      | 'requestTimeoutMs'
+      | 'maxDepth'
+      | 'onError'
+      | 'logger'
+      | 'onRootsChanged'
+      | 'requestState'
+      | 'cache'
+      | 'serverInfoInResults'
+      | 'hooks'
+      | 'hideUnauthorized'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;

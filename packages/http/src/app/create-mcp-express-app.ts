@@ -11,7 +11,7 @@ import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
 import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
-import { McpHttpHost, originOf } from './mcp-http.host.js';
+import { McpHttpHost } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
 
 /** A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer). @publicApi */
@@ -56,11 +56,9 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
       res.json({ status: state.ok ? 'ok' : 'degraded', state: { ok: state.ok, node: shared.node, detail: state.detail } });
     });
   }
-  const metadata = options.auth?.protectedResource;
-  if (metadata) {
+  if (host.servesMetadata) {
     app.get([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/{*resource}`], ...before, guarded, (req, res) => {
-      const origin = originOf(req);
-      res.json({ ...(origin ? { resource: `${origin}${req.baseUrl}${host.path}` } : {}), ...metadata });
+      res.json(host.protectedResourceMetadata(req));
     });
   }
   app.all(host.path, ...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
+import { missingScopes, principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
 import { writeErrorLine } from '@typemcp/protocol/internal';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
 import { HttpErrorCode } from '../errors.js';
@@ -18,6 +18,7 @@ import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { HostOriginGuard, isLoopback, LOOPBACK_HOSTS } from '../security/host-origin.guard.js';
 import { samePrincipalByJson } from '../security/same-principal.js';
+import { sameVerifiedPrincipal } from '../security/verified-principal.js';
 import { MemorySessionStore } from '../sessions/memory-session.store.js';
 import type { SessionStore, StoredSession } from '../sessions/session-store.interface.js';
 import { KeepAlive } from '../sse/keep-alive.js';
@@ -87,13 +88,14 @@ export class McpHttpHost implements SharedHost {
     this.keepAlive = new KeepAlive(options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
     const bind = options.host ?? HTTP_DEFAULTS.host;
     this.guard = new HostOriginGuard(options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false), options.allowedOrigins ?? LOOPBACK_HOSTS);
-    if (options.auth) this.auth = new BearerAuth(options.auth);
+    if (options.auth) this.auth = new BearerAuth(options.auth, (error, where) => this.reportError(error, where));
     const auth = options.auth;
     // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
-    this.samePrincipal = auth?.samePrincipal ? (a, b) => auth.samePrincipal!(a, b) : samePrincipalByJson;
+    this.samePrincipal = auth?.samePrincipal ? (a, b) => auth.samePrincipal!(a, b) : this.auth?.verifier ? sameVerifiedPrincipal : samePrincipalByJson;
+    if (auth?.hideUnauthorized !== undefined) engine.hideUnauthorized = auth.hideUnauthorized;
     this.logger = (options.logger ?? engine.logger)?.child({ component: 'http' });
     this.logRequests = options.log ?? this.logger !== undefined;
-    if (this.logRequests && this.logger) this.principals = new WeakMap();
+    if (this.logRequests) this.principals = new WeakMap();
     const limit = options.rateLimit;
     if (limit) this.limiter = { rateLimiter: new RateLimiter(limit, 'rateLimit'), key: limit.key };
     if (options.state && this.stateful) this.shared = new SharedSessions(this, options.state, options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs);
@@ -139,7 +141,13 @@ export class McpHttpHost implements SharedHost {
     if (this.shuttingDown) {
       throw new HttpTransportError(HttpErrorCode.ShuttingDown, 'Service unavailable: the server is shutting down', { headers: { Connection: 'close' } });
     }
-    const principal = this.auth ? await this.auth.authenticate(req, () => this.metadataUrl(req)) : undefined;
+    const principal = this.auth
+      ? await this.auth.authenticate(
+          req,
+          () => this.metadataUrl(req),
+          () => this.audiences(req),
+        )
+      : undefined;
     if (this.limiter) await this.limit(req, principal);
     this.principals?.set(req, principal);
     return principal;
@@ -164,12 +172,70 @@ export class McpHttpHost implements SharedHost {
     });
   }
 
+  /** Whether this server serves RFC 9728 metadata: given, or derived from `auth.jwt`. */
+  get servesMetadata(): boolean {
+    const auth = this.options.auth;
+    return auth?.protectedResource !== undefined || auth?.jwt !== undefined;
+  }
+
   /** The URL of the RFC 9728 document advertised in `WWW-Authenticate`. */
   metadataUrl(req: RoutedRequest): string | undefined {
     const auth = this.options.auth;
     if (auth?.resourceMetadataUrl) return auth.resourceMetadataUrl;
-    const origin = auth?.protectedResource && originOf(req);
+    const origin = this.servesMetadata && originOf(req);
     return origin ? `${origin}${req.baseUrl ?? ''}${PROTECTED_RESOURCE_PATH}` : undefined;
+  }
+
+  /** This server's resource identifier (RFC 8707, RFC 9728 `resource`): configured, or the MCP endpoint's URL. */
+  resourceUrl(req: RoutedRequest): string | undefined {
+    const configured = this.options.auth?.protectedResource?.resource;
+    if (typeof configured === 'string') return configured;
+    const origin = originOf(req);
+    return origin ? `${origin}${req.baseUrl ?? ''}${this.path}` : undefined;
+  }
+
+  /** The `aud` values a token must carry one of: configured, else this server's resource URL. */
+  private audiences(req: RoutedRequest): readonly string[] {
+    const auth = this.options.auth;
+    const configured = auth?.jwt?.audience ?? auth?.introspection?.audience;
+    if (configured !== undefined) return typeof configured === 'string' ? [configured] : configured;
+    const resource = this.resourceUrl(req);
+    return resource ? [resource] : [];
+  }
+
+  /** The RFC 9728 document: the configured members, defaults from `auth.jwt`, and every declared scope. */
+  protectedResourceMetadata(req: RoutedRequest): Record<string, unknown> {
+    const auth = this.options.auth!;
+    const given = auth.protectedResource ?? {};
+    const resource = this.resourceUrl(req);
+    const issuer = this.auth?.verifier?.issuer;
+    const declared = this.engine.registry.declaredScopes();
+    const listed = Array.isArray(given.scopes_supported) ? (given.scopes_supported as unknown[]) : [];
+    const scopes = [...new Set([...listed, ...declared])];
+    return {
+      ...(resource ? { resource } : {}),
+      ...(issuer ? { authorization_servers: [issuer] } : {}),
+      bearer_methods_supported: ['header'],
+      ...given,
+      ...(scopes.length ? { scopes_supported: scopes } : {}),
+    };
+  }
+
+  /**
+   * The step-up check of one request before it is dispatched (so the answer can still be a 403):
+   * throws when the principal lacks a scope the named tool, prompt or resource declares.
+   */
+  checkScopes(req: RoutedRequest, principal: unknown, message: unknown): void {
+    if (!this.auth || principal === undefined || message === null || typeof message !== 'object' || Array.isArray(message)) return;
+    // Nothing declares a scope (the common case): one cached read.
+    if (this.engine.registry.declaredScopes().length === 0) return;
+    const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
+    // Only requests: a notification runs nothing to refuse.
+    if (typeof method !== 'string' || id === undefined || params === null || typeof params !== 'object') return;
+    const required = this.engine.registry.requiredScopes(method, params as Record<string, unknown>, principal);
+    if (!required) return;
+    const missing = missingScopes(required, principal);
+    if (missing.length) throw this.auth.insufficientScope(required, missing, this.metadataUrl(req), id);
   }
 
   /** Adds a new session to the store; 503 when it is full of busy sessions. */
@@ -199,6 +265,8 @@ export class McpHttpHost implements SharedHost {
         'Session not found: it ended or never existed; send initialize without a session id to start one',
       );
     }
+    // The same principal with a newer token (a step-up, a refresh): its scopes apply from now on.
+    if (this.auth && session.principal !== principal) session.rebind?.(principal);
     return session as S;
   }
 

@@ -19,27 +19,32 @@ const msSince = (started: bigint): number => Math.round(Number(process.hrtime.bi
 
 /** The request log middleware: to `logger` (with the principals `admit` recorded), or to stderr. */
 export function requestLog(logger: StructuredLogger | undefined, principals: WeakMap<IncomingMessage, unknown> | undefined): RequestHandler {
-  return logger ? toLogger(logger, principals) : toStderr;
+  return logger ? toLogger(logger, principals) : toStderr(principals);
 }
 
-function toStderr(req: Request, res: Response, next: NextFunction): void {
-  const started = process.hrtime.bigint();
-  res.once('close', () => {
-    const session = req.headers['mcp-session-id'] ?? (typeof req.query.sessionId === 'string' ? req.query.sessionId : undefined);
-    const line: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      msg: 'http request',
-      method: req.method,
-      path: pathOf(req),
-      status: res.statusCode,
-      ms: msSince(started),
-    };
-    if (session !== undefined) line.session = session;
-    if (!res.writableFinished) line.aborted = true;
-    process.stderr.write(`${JSON.stringify(line)}\n`);
-  });
-  next();
-}
+const toStderr =
+  (principals: WeakMap<IncomingMessage, unknown> | undefined) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const session = req.headers['mcp-session-id'] ?? (typeof req.query.sessionId === 'string' ? req.query.sessionId : undefined);
+      const line: Record<string, unknown> = {
+        time: new Date().toISOString(),
+        msg: 'http request',
+        method: req.method,
+        path: pathOf(req),
+        status: res.statusCode,
+        ms: msSince(started),
+      };
+      if (session !== undefined) line.session = session;
+      // Who (the token's subject or client), never the token.
+      const principal = principalId(principals?.get(req));
+      if (principal !== undefined) line.principal = principal;
+      if (!res.writableFinished) line.aborted = true;
+      process.stderr.write(`${JSON.stringify(line)}\n`);
+    });
+    next();
+  };
 
 function toLogger(logger: StructuredLogger, principals: WeakMap<IncomingMessage, unknown> | undefined): RequestHandler {
   return (req, res, next) => {

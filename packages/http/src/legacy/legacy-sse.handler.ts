@@ -49,6 +49,7 @@ export class LegacySseHandler {
       const session = this.host.lookup<LegacySseSession>('legacy', id, principal);
       session.track(res);
       const body = await readJsonBody(req, this.host.maxBodyBytes);
+      if (this.host.auth) this.host.checkScopes(req, principal, body);
       session.protocolSession.receiveValue(body, req.headers);
       res.writeHead(202, { 'Content-Type': 'text/plain' }).end('Accepted');
     });

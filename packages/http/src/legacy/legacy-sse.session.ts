@@ -25,7 +25,7 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
     res: ServerResponse,
     keepAlive: KeepAlive,
     /** Who opened the stream (undefined without auth). */
-    readonly principal: unknown,
+    public principal: unknown,
     private readonly onEnd: (session: LegacySseSession) => void,
   ) {
     super();
@@ -38,6 +38,12 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
   /** The `sessionId` of the /messages URL, as the engine's logs see it. */
   get sessionId(): string {
     return this.id;
+  }
+
+  /** Takes the principal of a newer token of the same caller (see StoredSession.rebind). */
+  rebind(principal: unknown): void {
+    this.principal = principal;
+    this.protocolSession.principal = principal;
   }
 
   get busy(): boolean {

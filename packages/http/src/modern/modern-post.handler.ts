@@ -58,6 +58,7 @@ export class ModernPostHandler {
       }
     });
     if (admission.kind === 'refused') return refuse(res, message.id, admission.error);
+    if (this.host.auth) this.host.checkScopes(req, principal, body);
     const exchange = new ModernExchange(this.host.engine, res, this.host.keepAlive, principal, (x) => this.exchanges.delete(x));
     this.exchanges.add(exchange);
     exchange.protocolSession.receiveValue(body, req.headers);

@@ -4,7 +4,8 @@
  */
 import { InvalidOptionError } from '@typemcp/protocol';
 import { checkLogger, checkOption as check } from '@typemcp/protocol/internal';
-import type { HttpOptions } from '../http-options.interface.js';
+import type { AuthOptions, HttpOptions } from '../http-options.interface.js';
+import { JwtVerifier, REFUSED_ALGORITHM } from '../security/jwt-verifier.js';
 import { HTTP_DEFAULTS as D } from './http-defaults.js';
 
 const STORE_METHODS = ['get', 'add', 'delete', 'values', 'dispose'];
@@ -20,10 +21,71 @@ function checkList(option: string, value: unknown): void {
   }
 }
 
+function checkUrl(option: string, value: unknown): void {
+  if (typeof value !== 'string' || !URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw invalid(option, 'it must be an http(s) URL');
+}
+
+function checkStrings(option: string, value: unknown): void {
+  if (value === undefined || (typeof value === 'string' && value !== '')) return;
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '')) {
+    throw invalid(option, 'it must be a non-empty string or a non-empty array of them');
+  }
+}
+
+function checkJwt(jwt: NonNullable<AuthOptions['jwt']>): void {
+  check.object('auth.jwt', jwt);
+  if ((jwt.jwksUri === undefined) === (jwt.key === undefined)) throw invalid('auth.jwt', 'give exactly one of jwksUri and key');
+  if (jwt.jwksUri !== undefined) checkUrl('auth.jwt.jwksUri', jwt.jwksUri);
+  if (jwt.issuer === undefined) throw invalid('auth.jwt.issuer', 'it is required: the "iss" the tokens must carry');
+  checkStrings('auth.jwt.issuer', jwt.issuer);
+  checkStrings('auth.jwt.audience', jwt.audience);
+  check.array('auth.jwt.algorithms', jwt.algorithms);
+  if (jwt.algorithms !== undefined) {
+    if (jwt.algorithms.length === 0) throw invalid('auth.jwt.algorithms', 'it must list at least one algorithm');
+    const refused = jwt.algorithms.find((a) => typeof a !== 'string' || REFUSED_ALGORITHM.test(a));
+    if (refused !== undefined) {
+      throw invalid('auth.jwt.algorithms', `${JSON.stringify(refused)} is refused: only asymmetric signatures are accepted (never "none", never HMAC)`);
+    }
+  }
+  check.integer('auth.jwt.clockToleranceSec', jwt.clockToleranceSec, 0, 300, 5);
+  check.string('auth.jwt.typ', jwt.typ);
+  check.ms('auth.jwt.jwksTimeoutMs', jwt.jwksTimeoutMs, 1, 5_000);
+  check.ms('auth.jwt.jwksCooldownMs', jwt.jwksCooldownMs, 0, 30_000);
+  check.ms('auth.jwt.jwksMaxAgeMs', jwt.jwksMaxAgeMs, 1, 600_000);
+  if (jwt.key !== undefined) {
+    try {
+      new JwtVerifier(jwt);
+    } catch (error) {
+      throw invalid('auth.jwt.key', `it must be a public key (KeyObject, public JWK or SPKI PEM): ${(error as Error).message}`);
+    }
+  }
+}
+
+function checkIntrospection(introspection: NonNullable<AuthOptions['introspection']>): void {
+  check.object('auth.introspection', introspection);
+  checkUrl('auth.introspection.endpoint', introspection.endpoint);
+  if (typeof introspection.clientId !== 'string' || introspection.clientId === '')
+    throw invalid('auth.introspection.clientId', 'it must be a non-empty string');
+  if (typeof introspection.clientSecret !== 'string' || introspection.clientSecret === '') {
+    throw invalid('auth.introspection.clientSecret', 'it must be a non-empty string');
+  }
+  checkStrings('auth.introspection.audience', introspection.audience);
+  check.string('auth.introspection.issuer', introspection.issuer);
+  check.ms('auth.introspection.cacheTtlMs', introspection.cacheTtlMs, 0, 30_000);
+  check.integer('auth.introspection.cacheMax', introspection.cacheMax, 1, Number.MAX_SAFE_INTEGER, 1_000);
+  check.ms('auth.introspection.timeoutMs', introspection.timeoutMs, 1, 5_000);
+}
+
 function checkAuth(auth: HttpOptions['auth']): void {
   check.object('auth', auth);
   if (auth === undefined) return;
-  if (typeof auth.verify !== 'function') throw invalid('auth.verify', 'it must be a function (token, req) => principal | undefined');
+  const ways = [auth.jwt !== undefined, auth.introspection !== undefined, auth.verify !== undefined].filter(Boolean).length;
+  if (ways !== 1) throw invalid('auth', 'give exactly one of jwt, introspection and verify');
+  if (auth.jwt !== undefined) checkJwt(auth.jwt);
+  if (auth.introspection !== undefined) checkIntrospection(auth.introspection);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- only its type is checked
+  check.function('auth.verify', auth.verify);
+  check.boolean('auth.hideUnauthorized', auth.hideUnauthorized, true);
   // eslint-disable-next-line @typescript-eslint/unbound-method -- only its type is checked
   check.function('auth.samePrincipal', auth.samePrincipal);
   check.string('auth.resourceMetadataUrl', auth.resourceMetadataUrl);

@@ -1,44 +1,92 @@
 /**
- * Bearer-token authentication (RFC 6750) through the application's `verify` hook: no token ->
- * 401 `WWW-Authenticate: Bearer` (plus `resource_metadata`, RFC 9728), a token `verify` refuses
- * (undefined or a throw) -> 401 with `error="invalid_token"`. Tokens are read from the
- * Authorization header only, never from the query string.
+ * Bearer-token authentication (RFC 6750) by the built-in JWT or introspection verifier or the
+ * application's `verify` hook: no token -> 401 `WWW-Authenticate: Bearer` (plus
+ * `resource_metadata`, RFC 9728); a token that is refused (expired, for another audience, from
+ * another issuer, badly signed, inactive, or `verify` said no) -> 401 `error="invalid_token"`;
+ * an authorization server that cannot be asked (JWKS or introspection down) -> 503 with
+ * `Retry-After`, since the token may well be valid; a valid token without a scope the request
+ * needs -> 403 `error="insufficient_scope", scope="..."` (step-up). Tokens are read from the
+ * Authorization header only, never from the query string, and never appear in an answer or a log.
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { AuthOptions } from '../http-options.interface.js';
+import { IntrospectionVerifier } from './introspection-verifier.js';
+import { JwtVerifier } from './jwt-verifier.js';
+import { TokenRejectedError, type TokenVerifier } from './token-verifier.js';
 
 /** The path of the RFC 9728 metadata document. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
-export class BearerAuth {
-  constructor(private readonly options: AuthOptions) {}
+/** A quoted-string value of an auth-param (RFC 9110 section 11.2): no quote or backslash gets through unescaped. */
+const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
-  /** The principal for the request; throws a 401 HttpTransportError. */
-  async authenticate(req: IncomingMessage, metadataUrl: () => string | undefined): Promise<unknown> {
+export class BearerAuth {
+  /** The built-in verifier, when `jwt` or `introspection` is configured. */
+  readonly verifier?: TokenVerifier;
+
+  constructor(
+    private readonly options: AuthOptions,
+    private readonly reportError: (error: unknown, where: string) => void,
+  ) {
+    if (options.jwt) this.verifier = new JwtVerifier(options.jwt);
+    else if (options.introspection) this.verifier = new IntrospectionVerifier(options.introspection);
+  }
+
+  /** The principal for the request; throws a 401 (or 503) HttpTransportError. */
+  async authenticate(req: IncomingMessage, metadataUrl: () => string | undefined, audiences: () => readonly string[]): Promise<unknown> {
     const match = BEARER.exec(req.headers.authorization ?? '');
     if (!match) {
       throw this.challenge(HttpErrorCode.MissingToken, 'Unauthorized: send a bearer token in the Authorization header', metadataUrl());
     }
     let principal: unknown;
-    try {
-      principal = await this.options.verify(match[1], req);
-    } catch {
-      principal = undefined;
-    }
-    if (principal === undefined || principal === null) {
-      throw this.challenge(HttpErrorCode.InvalidToken, 'Unauthorized: the bearer token is invalid or expired', metadataUrl(), 'invalid_token');
+    if (this.verifier) {
+      try {
+        principal = await this.verifier.verify(match[1], audiences());
+      } catch (error) {
+        if (error instanceof TokenRejectedError) {
+          throw this.challenge(HttpErrorCode.InvalidToken, `Unauthorized: ${error.message}`, metadataUrl(), 'invalid_token', error.message);
+        }
+        // Reported without the token: the error and its cause come from the key set or introspection request.
+        this.reportError(error, 'bearer token verification');
+        throw new HttpTransportError(HttpErrorCode.AuthUnavailable, 'Service unavailable: the authorization server could not be reached; retry later', {
+          headers: { 'Retry-After': '5' },
+        });
+      }
+    } else {
+      try {
+        principal = await this.options.verify!(match[1], req);
+      } catch {
+        principal = undefined;
+      }
+      if (principal === undefined || principal === null) {
+        throw this.challenge(HttpErrorCode.InvalidToken, 'Unauthorized: the bearer token is invalid or expired', metadataUrl(), 'invalid_token');
+      }
     }
     return principal;
   }
 
-  private challenge(code: HttpErrorCodeValue, message: string, metadata?: string, error?: string): HttpTransportError {
+  /** The step-up answer: 403 `insufficient_scope` naming every scope the request needs (RFC 6750 section 3.1). */
+  insufficientScope(required: readonly string[], missing: readonly string[], metadata: string | undefined, id: unknown): HttpTransportError {
+    const message = `Forbidden: this request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`;
+    const params = ['error="insufficient_scope"', `scope=${quoted(required.join(' '))}`];
+    if (metadata) params.push(`resource_metadata=${quoted(metadata)}`);
+    params.push(`error_description=${quoted('the access token lacks a scope this request needs')}`);
+    return new HttpTransportError(HttpErrorCode.InsufficientScope, message, {
+      headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` },
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      data: { requiredScopes: [...required], missingScopes: [...missing] },
+    });
+  }
+
+  private challenge(code: HttpErrorCodeValue, message: string, metadata?: string, error?: string, description?: string): HttpTransportError {
     const params: string[] = [];
     if (error) params.push(`error="${error}"`);
-    if (metadata) params.push(`resource_metadata="${metadata}"`);
+    if (metadata) params.push(`resource_metadata=${quoted(metadata)}`);
+    if (description) params.push(`error_description=${quoted(description)}`);
     const header = params.length ? `Bearer ${params.join(', ')}` : 'Bearer';
     return new HttpTransportError(code, message, { headers: { 'WWW-Authenticate': header } });
   }

@@ -17,6 +17,11 @@ export interface StoredSession {
   readonly busy: boolean;
   /** Ends the session: its engine session is closed and its streams end. */
   close(graceMs?: number): Promise<void>;
+  /**
+   * Takes the principal of a newer token of the same caller (`samePrincipal` said so): a token
+   * with more scopes after a step-up, or a refreshed one.
+   */
+  rebind?(principal: unknown): void;
 }
 
 /** @publicApi */

@@ -94,6 +94,8 @@ export class StreamableHttpHandler {
     if (!existing && postEra(headerOf(req, 'mcp-session-id'), headerOf(req, 'mcp-protocol-version'), body) === 'modern')
       return this.modern.handle(req, res, body, headerOf(req, 'mcp-protocol-version'), principal);
     const version = this.protocolVersion(req);
+    // Step-up is answered with a 403 before anything streams (a batch's requests are refused inside it).
+    if (this.host.auth) this.host.checkScopes(req, principal, body);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
     if (messages.length === 0) throw badRequest(HttpErrorCode.InvalidMessage, 'Invalid request: a JSON-RPC batch must not be empty');

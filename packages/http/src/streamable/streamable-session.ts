@@ -68,7 +68,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     readonly id: string,
     private readonly host: SessionHost,
     /** Who created the session (undefined without auth). */
-    readonly principal: unknown,
+    public principal: unknown,
     /** Stateless: one POST, no standalone stream, no resumability. */
     readonly stateless = false,
   ) {
@@ -91,6 +91,12 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   /** The Mcp-Session-Id as the engine's logs see it; undefined for a stateless request. */
   get sessionId(): string | undefined {
     return this.id || undefined;
+  }
+
+  /** Takes the principal of a newer token of the same caller (see StoredSession.rebind). */
+  rebind(principal: unknown): void {
+    this.principal = principal;
+    this.protocolSession.principal = principal;
   }
 
   get busy(): boolean {

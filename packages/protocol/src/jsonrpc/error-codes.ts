@@ -21,11 +21,14 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   /** The requested resource does not exist (legacy revisions; 2026-07-28 uses -32602). */
   ResourceNotFound: -32002,
+  /** TypeMCP: the caller's token lacks a scope the tool, resource or prompt declares (`InsufficientScopeError`). */
+  InsufficientScope: -32003,
   /**
-   * TypeMCP: a rate limiter refused the call; `data.retryAfterMs` says when to retry
+   * TypeMCP: a rate limiter refused the call; `data.retryAfterMs` says when to retry. Our codes stay
+   * below -32020: 2026-07-28 reserves -32020 .. -32099 for the specification
    * (`data.code` is `TYPEMCP_RATE_LIMITED`, or `TYPEMCP_HTTP_RATE_LIMITED` in an HTTP 429).
    */
-  RateLimited: -32029,
+  RateLimited: -32004,
   /** 2026-07-28: an HTTP header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) disagrees with the body. */
   HeaderMismatch: -32020,
   /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */

@@ -69,7 +69,7 @@ function checkRateLimiterOptions(options: RateLimiterOptions, option: string): v
 }
 
 /**
- * A call refused by a rate limiter: the JSON-RPC error {@link ErrorCode}.RateLimited (-32029)
+ * A call refused by a rate limiter: the JSON-RPC error {@link ErrorCode}.RateLimited (-32004)
  * with `data: { code: 'TYPEMCP_RATE_LIMITED', retryAfterMs }`.
  * @publicApi
  */

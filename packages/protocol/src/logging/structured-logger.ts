@@ -34,11 +34,11 @@ export function isStructuredLogger(value: unknown): value is StructuredLogger {
 }
 
 /** The claims a principal's id is read from, in order. */
-const ID_CLAIMS = ['sub', 'id', 'clientId'] as const;
+const ID_CLAIMS = ['sub', 'subject', 'id', 'clientId'] as const;
 
 /**
  * The id of a principal, for logs and rate-limit keys: the principal itself when it is a string
- * or a number, else its first `sub`, `id` or `clientId` member that is a non-empty string or a
+ * or a number, else its first `sub`, `subject` (a verified token's principal), `id` or `clientId` member that is a non-empty string or a
  * number. Undefined when there is none (no principal, or one without such a member): nothing
  * else of a principal is ever logged.
  * @publicApi

@@ -52,6 +52,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   check.string('serverInfo.version', version);
   check.string('instructions', options.instructions, true);
   check.integer('pageSize', options.pageSize, 1, Number.MAX_SAFE_INTEGER, D.pageSize);
+  check.boolean('hideUnauthorized', options.hideUnauthorized, true);
   check.integer('maxDepth', options.maxDepth, 1, Number.MAX_SAFE_INTEGER, D.maxDepth);
   check.ms('requestTimeoutMs', options.requestTimeoutMs, 1, D.requestTimeoutMs);
   check.object('capabilities', options.capabilities);

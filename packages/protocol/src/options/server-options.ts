@@ -12,6 +12,11 @@ export interface ProtocolServerOptions {
   serverInfo: Implementation;
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;
+  /**
+   * Leave tools, resources and prompts whose OAuth scopes an authenticated caller lacks out of its
+   * lists (default true). A request for one is refused with -32003 (`InsufficientScopeError`) either way.
+   */
+  hideUnauthorized?: boolean;
   /** Items per page of every list: an integer >= 1 (default {@link PROTOCOL_DEFAULTS}.pageSize, 100). */
   pageSize?: number;
   /** Deepest nesting of objects and arrays accepted in request params: an integer >= 1 (default 64). */

@@ -20,6 +20,10 @@ import type {
 } from './handler.types.js';
 import type { CacheHint } from '../server/request-context.js';
 import { UriTemplate, type UriVariables } from './uri-template.js';
+import { missingScopes } from './scopes.js';
+
+/** Scopes as stored: absent when none are declared, so an unscoped feature costs nothing. */
+const declared = (scopes?: readonly string[]): readonly string[] | undefined => (scopes && scopes.length ? Object.freeze([...new Set(scopes)]) : undefined);
 
 /** Which list changed. */
 export type FeatureKind = 'tools' | 'resources' | 'prompts';
@@ -33,6 +37,7 @@ export class FeatureRegistry {
   private readonly listeners: ((kind: FeatureKind) => void)[] = [];
   private version = 0;
   private guardedAt?: { version: number; value: boolean };
+  private scopesAt?: { version: number; value: readonly string[] };
 
   /** Increases on every change; caches built from the registry compare against it. */
   get generation(): number {
@@ -58,35 +63,52 @@ export class FeatureRegistry {
     if (map.has(key)) throw new DefinitionError(code, `${what} "${key}" is registered twice; give one of them another name.`);
   }
 
-  /** Registers a tool. Names are unique. A guard hides the tool from principals it refuses. */
-  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard): this {
+  /**
+   * Registers a tool. Names are unique. A guard hides the tool from principals it refuses;
+   * `scopes` are the OAuth scopes an authenticated caller's token needs.
+   */
+  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard, scopes?: readonly string[]): this {
     FeatureRegistry.unique(this.tools, definition.name, ProtocolErrorCode.DuplicateTool, 'Tool');
-    this.tools.set(definition.name, guard ? { definition, handler, guard } : { definition, handler });
+    const tool: { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] } = { definition, handler };
+    if (guard) tool.guard = guard;
+    const needed = declared(scopes);
+    if (needed) tool.scopes = needed;
+    this.tools.set(definition.name, tool);
     this.changed('tools');
     return this;
   }
 
   /** Registers a static resource. URIs are unique. `cache`: hints for its reads (2026-07-28). */
-  addResource(definition: ResourceDefinition, read: ResourceReader, cache?: Partial<CacheHint>): this {
+  addResource(definition: ResourceDefinition, read: ResourceReader, cache?: Partial<CacheHint>, scopes?: readonly string[]): this {
     FeatureRegistry.unique(this.resources, definition.uri, ProtocolErrorCode.DuplicateResource, 'Resource');
-    this.resources.set(definition.uri, cache ? { definition, read, cache } : { definition, read });
+    const resource: { -readonly [K in keyof RegisteredResource]: RegisteredResource[K] } = { definition, read };
+    if (cache) resource.cache = cache;
+    const needed = declared(scopes);
+    if (needed) resource.scopes = needed;
+    this.resources.set(definition.uri, resource);
     this.changed('resources');
     return this;
   }
 
   /** Registers a resource template (RFC 6570). Templates are unique. */
-  addResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, complete?: Completers, cache?: Partial<CacheHint>): this {
+  addResourceTemplate(
+    definition: ResourceTemplateDefinition,
+    read: TemplateReader,
+    complete?: Completers,
+    cache?: Partial<CacheHint>,
+    scopes?: readonly string[],
+  ): this {
     FeatureRegistry.unique(this.templates, definition.uriTemplate, ProtocolErrorCode.DuplicateResource, 'Resource template');
     const template = new UriTemplate(definition.uriTemplate);
-    this.templates.set(definition.uriTemplate, { definition, template, read, complete, cache });
+    this.templates.set(definition.uriTemplate, { definition, template, read, complete, cache, scopes: declared(scopes) });
     this.changed('resources');
     return this;
   }
 
   /** Registers a prompt. Names are unique. */
-  addPrompt(definition: PromptDefinition, get: PromptHandler, complete?: Completers): this {
+  addPrompt(definition: PromptDefinition, get: PromptHandler, complete?: Completers, scopes?: readonly string[]): this {
     FeatureRegistry.unique(this.prompts, definition.name, ProtocolErrorCode.DuplicatePrompt, 'Prompt');
-    this.prompts.set(definition.name, { definition, get, complete });
+    this.prompts.set(definition.name, { definition, get, complete, scopes: declared(scopes) });
     this.changed('prompts');
     return this;
   }
@@ -142,6 +164,47 @@ export class FeatureRegistry {
       this.guardedAt = { version: this.version, value: [...this.tools.values()].some((t) => t.guard) };
     }
     return this.guardedAt.value;
+  }
+
+  /** Every scope declared on a feature, sorted (RFC 9728 `scopes_supported`); empty when none is. */
+  declaredScopes(): readonly string[] {
+    if (this.scopesAt?.version !== this.version) {
+      const all = new Set<string>();
+      const add = (f: { scopes?: readonly string[] }) => f.scopes?.forEach((s) => all.add(s));
+      this.tools.forEach(add);
+      this.resources.forEach(add);
+      this.templates.forEach(add);
+      this.prompts.forEach(add);
+      this.scopesAt = { version: this.version, value: Object.freeze([...all].sort()) };
+    }
+    return this.scopesAt.value;
+  }
+
+  /**
+   * The scopes a `tools/call`, `prompts/get` or `resources/read` request needs, from the feature
+   * it names (undefined for other methods, unknown features, tools the principal's guard hides,
+   * and features with no scopes).
+   */
+  requiredScopes(method: string, params: { readonly [key: string]: unknown } | undefined, principal: unknown): readonly string[] | undefined {
+    const target = method === 'resources/read' ? params?.uri : params?.name;
+    if (typeof target !== 'string') return undefined;
+    switch (method) {
+      case 'tools/call':
+        return this.toolFor(target, principal)?.scopes;
+      case 'prompts/get':
+        return this.prompts.get(target)?.scopes;
+      case 'resources/read': {
+        const fixed = this.resources.get(target);
+        return fixed ? fixed.scopes : this.matchTemplate(target)?.entry.scopes;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Whether `principal` has every scope a feature declares (always, without a principal). */
+  permits(feature: { readonly scopes?: readonly string[] }, principal: unknown): boolean {
+    return !feature.scopes || missingScopes(feature.scopes, principal).length === 0;
   }
 
   /** The tool of that name, if `principal` may use it. */

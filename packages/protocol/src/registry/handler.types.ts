@@ -47,6 +47,8 @@ export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
   readonly guard?: ToolGuard;
+  /** OAuth scopes a caller's token needs to see and call it. */
+  readonly scopes?: readonly string[];
 }
 
 /** A registered static resource. */
@@ -55,6 +57,8 @@ export interface RegisteredResource {
   readonly read: ResourceReader;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
+  /** OAuth scopes a caller's token needs to see and read it. */
+  readonly scopes?: readonly string[];
 }
 
 /** A registered resource template. */
@@ -65,6 +69,8 @@ export interface RegisteredTemplate {
   readonly complete?: Completers;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
+  /** OAuth scopes a caller's token needs to see and read its resources. */
+  readonly scopes?: readonly string[];
 }
 
 /** A registered prompt. */
@@ -72,4 +78,6 @@ export interface RegisteredPrompt {
   readonly definition: PromptDefinition;
   readonly get: PromptHandler;
   readonly complete?: Completers;
+  /** OAuth scopes a caller's token needs to see and get it. */
+  readonly scopes?: readonly string[];
 }

@@ -62,6 +62,11 @@ export class ProtocolServer implements ServerHost {
   readonly instructions?: string;
   readonly requestTimeoutMs: number;
   readonly maxDepth: number;
+  /**
+   * Whether lists leave out what an authenticated caller's scopes do not reach (option
+   * `hideUnauthorized`, default true; an HTTP transport's `auth.hideUnauthorized` sets it).
+   */
+  hideUnauthorized: boolean;
   private readonly pageSize: number;
   private readonly options: ProtocolServerOptions;
   private readonly methods = new Map<string, MethodHandler>();
@@ -98,6 +103,7 @@ export class ProtocolServer implements ServerHost {
     this.pageSize = options.pageSize ?? PROTOCOL_DEFAULTS.pageSize;
     this.requestTimeoutMs = options.requestTimeoutMs ?? PROTOCOL_DEFAULTS.requestTimeoutMs;
     this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
+    this.hideUnauthorized = options.hideUnauthorized ?? true;
     this.requestStates = new RequestStateSealer(options.requestState);
     this.logger = options.logger;
     this.diagnostics = options.logger?.child({ component: 'engine' });
@@ -236,8 +242,22 @@ export class ProtocolServer implements ServerHost {
       this.listCache.set(key, cached);
     }
     let items = cached.items;
-    if (kind === 'tools' && this.registry.hasGuardedTools()) {
-      items = items.filter((t) => this.registry.toolFor((t as ToolDefinition).name, principal) !== undefined);
+    const registry = this.registry;
+    if (kind === 'tools' && registry.hasGuardedTools()) {
+      items = items.filter((t) => registry.toolFor((t as ToolDefinition).name, principal) !== undefined);
+    }
+    if (principal !== undefined && this.hideUnauthorized && registry.declaredScopes().length > 0) {
+      items = items.filter((item) => {
+        const feature =
+          kind === 'tools'
+            ? registry.tool((item as ToolDefinition).name)
+            : kind === 'resources'
+              ? registry.resource((item as { uri: string }).uri)
+              : kind === 'templates'
+                ? registry.template((item as { uriTemplate: string }).uriTemplate)
+                : registry.prompt((item as { name: string }).name);
+        return !feature || registry.permits(feature, principal);
+      });
     }
     return paginate(items, cursor, this.pageSize);
   }

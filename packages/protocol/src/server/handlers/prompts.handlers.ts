@@ -8,6 +8,7 @@ import type { ServerHost } from '../server-host.js';
 import { shapeGetPromptResult } from '../revision-shaper.js';
 import type { MethodTable } from './method-handler.type.js';
 import { isThenable } from '../../util/is-thenable.js';
+import { checkScopes } from '../../registry/scopes.js';
 
 export function promptHandlers(server: ServerHost): MethodTable {
   const shape = (value: GetPromptResult, name: string, f: RevisionFeatures): GetPromptResult => {
@@ -19,7 +20,7 @@ export function promptHandlers(server: ServerHost): MethodTable {
 
   return {
     'prompts/list'(params, ctx) {
-      const page = server.listPage('prompts', ctx.features, params.cursor);
+      const page = server.listPage('prompts', ctx.features, params.cursor, ctx.session.principal);
       return page.nextCursor ? { prompts: page.items, nextCursor: page.nextCursor } : { prompts: page.items };
     },
 
@@ -27,6 +28,7 @@ export function promptHandlers(server: ServerHost): MethodTable {
       const name = requireString(params, 'name', 'prompts/get');
       const prompt = server.registry.prompt(name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+      if (prompt.scopes) checkScopes(prompt.scopes, ctx.session.principal);
       const args = optionalStringMap(params, 'arguments', 'prompts/get');
       const missing = (prompt.definition.arguments ?? []).filter((a) => a.required && args[a.name] === undefined);
       if (missing.length) {

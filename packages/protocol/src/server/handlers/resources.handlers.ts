@@ -8,6 +8,7 @@ import type { ServerHost } from '../server-host.js';
 import { shapeReadResult } from '../revision-shaper.js';
 import type { MethodTable } from './method-handler.type.js';
 import { isThenable } from '../../util/is-thenable.js';
+import { checkScopes } from '../../registry/scopes.js';
 
 const EMPTY = Object.freeze({});
 
@@ -35,12 +36,12 @@ export function resourceHandlers(server: ServerHost): MethodTable {
 
   return {
     'resources/list'(params, ctx) {
-      const page = server.listPage('resources', ctx.features, params.cursor);
+      const page = server.listPage('resources', ctx.features, params.cursor, ctx.session.principal);
       return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
     },
 
     'resources/templates/list'(params, ctx) {
-      const page = server.listPage('templates', ctx.features, params.cursor);
+      const page = server.listPage('templates', ctx.features, params.cursor, ctx.session.principal);
       return page.nextCursor ? { resourceTemplates: page.items, nextCursor: page.nextCursor } : { resourceTemplates: page.items };
     },
 
@@ -50,6 +51,8 @@ export function resourceHandlers(server: ServerHost): MethodTable {
       const fixed = server.registry.resource(uri);
       const matched = fixed ? undefined : server.registry.matchTemplate(uri);
       if (!fixed && !matched) throw notFound(uri, f);
+      const scopes = fixed ? fixed.scopes : matched!.entry.scopes;
+      if (scopes) checkScopes(scopes, ctx.session.principal);
       ctx.cacheHint = fixed ? fixed.cache : matched!.entry.cache;
       let out: ReadResourceResult | Promise<ReadResourceResult>;
       try {

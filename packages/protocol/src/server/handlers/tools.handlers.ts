@@ -12,6 +12,7 @@ import { shapeCallToolResult } from '../revision-shaper.js';
 import { ToolError } from '../tool.error.js';
 import type { MethodTable } from './method-handler.type.js';
 import { isThenable } from '../../util/is-thenable.js';
+import { checkScopes } from '../../registry/scopes.js';
 
 const NO_ARGS: JsonObject = Object.freeze({}) as JsonObject;
 
@@ -51,6 +52,7 @@ export function toolHandlers(server: ServerHost): MethodTable {
       // A tool the principal may not use is unknown to it, exactly like a missing one.
       const tool = server.registry.toolFor(name, ctx.session.principal);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (tool.scopes) checkScopes(tool.scopes, ctx.session.principal);
       const args = optionalObject(params, 'arguments', 'tools/call') ?? NO_ARGS;
       const f = ctx.features;
       let out: unknown;

@@ -1,0 +1,110 @@
+/**
+ * JWT access-token verification with `jose` (loaded on first use, so a server without `auth.jwt`
+ * never loads it). Keys come from the issuer's JWKS (jose's remote key set: cached, fetched again
+ * for an unknown `kid` no more than once per cool-down, each fetch time-limited) or a static key.
+ */
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { JWTVerifyGetKey } from 'jose';
+import type { JwtAuthOptions } from '../http-options.interface.js';
+import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
+import { principalOf, type VerifiedPrincipal } from './verified-principal.js';
+
+/** Asymmetric signature algorithms accepted by default. @publicApi */
+export const JWT_DEFAULT_ALGORITHMS: readonly string[] = Object.freeze([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+]);
+
+/** Algorithms a verifier never accepts: no signature, or a MAC (whose key would be the public key). */
+export const REFUSED_ALGORITHM = /^(none|HS\d+)$/i;
+
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
+
+/** What each failure of jose means for the client: a fixed description, never the token. */
+const REJECTIONS: Readonly<Record<string, string>> = {
+  ERR_JWT_EXPIRED: 'the token has expired',
+  ERR_JWT_CLAIM_VALIDATION_FAILED: 'a claim of the token is not acceptable (issuer, audience, not-before or type)',
+  ERR_JOSE_ALG_NOT_ALLOWED: 'the token is signed with an algorithm this server does not accept',
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: 'the token signature is not valid',
+  ERR_JWKS_NO_MATCHING_KEY: 'the token is signed with a key the issuer does not publish',
+  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'the token names no key unambiguously',
+  ERR_JWS_INVALID: 'the token is not a valid JWS',
+  ERR_JWT_INVALID: 'the token is not a valid JWT',
+  ERR_JOSE_NOT_SUPPORTED: 'the token uses an unsupported algorithm or key',
+};
+
+function staticKey(key: NonNullable<JwtAuthOptions['key']>): KeyObject {
+  const keyObject =
+    typeof key === 'string'
+      ? createPublicKey(key)
+      : 'type' in key && typeof key.type === 'string' && 'export' in key
+        ? (key as KeyObject)
+        : createPublicKey({ key: key as import('node:crypto').JsonWebKey, format: 'jwk' });
+  if (keyObject.type !== 'public') throw new TypeError('auth.jwt.key must be a public key (a shared secret would let anyone holding it mint tokens)');
+  return keyObject;
+}
+
+export class JwtVerifier implements TokenVerifier {
+  readonly issuer?: string;
+  private readonly algorithms: string[];
+  private readonly issuers: string[];
+  private keys?: Promise<JWTVerifyGetKey | KeyObject>;
+
+  constructor(private readonly options: JwtAuthOptions) {
+    this.algorithms = [...(options.algorithms ?? JWT_DEFAULT_ALGORITHMS)];
+    this.issuers = typeof options.issuer === 'string' ? [options.issuer] : [...options.issuer];
+    this.issuer = this.issuers[0];
+    // A static key is checked at construction, so a wrong one fails before anything listens.
+    if (options.key !== undefined) {
+      const key = staticKey(options.key);
+      this.keys = Promise.resolve(key);
+    }
+  }
+
+  private keySet(): Promise<JWTVerifyGetKey | KeyObject> {
+    return (this.keys ??= loadJose().then((j) =>
+      j.createRemoteJWKSet(new URL(this.options.jwksUri!), {
+        timeoutDuration: this.options.jwksTimeoutMs ?? 5_000,
+        cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
+        cacheMaxAge: this.options.jwksMaxAgeMs ?? 600_000,
+      }),
+    ));
+  }
+
+  async verify(token: string, audiences: readonly string[]): Promise<VerifiedPrincipal> {
+    const [j, keys] = await Promise.all([loadJose(), this.keySet()]);
+    try {
+      const { payload } = await j.jwtVerify(token, keys as JWTVerifyGetKey, {
+        algorithms: this.algorithms,
+        issuer: this.issuers,
+        audience: [...audiences],
+        clockTolerance: this.options.clockToleranceSec ?? 5,
+        typ: this.options.typ,
+        requiredClaims: ['exp'],
+      });
+      return principalOf(payload as Record<string, unknown>);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const reason = typeof code === 'string' ? REJECTIONS[code] : undefined;
+      if (reason) {
+        const claim = (error as { claim?: unknown }).claim;
+        throw new TokenRejectedError(
+          code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's ${claim} claim is not acceptable` : reason,
+        );
+      }
+      // The key set could not be fetched (network, timeout, not 200, not a JWKS): not the token's fault.
+      throw new VerifierUnavailableError('the authorization server keys could not be fetched', { cause: error });
+    }
+  }
+}
