@@ -45,6 +45,10 @@ export {
   PROTOCOL_DEFAULTS,
   ProtocolErrorCode,
   ResourceNotFoundError,
+  MemoryTaskStore,
+  runAsTask,
+  TASKS_EXTENSION,
   ToolError,
 } from '@typemcp/protocol';
+export type { TaskOptions, TaskRecord, TaskStatus, TaskStore } from '@typemcp/protocol';
 export type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, PromptMessage, ReadResourceResult } from '@typemcp/protocol';

@@ -89,7 +89,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
 
   const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Tool', target, method);
-    const { output, inputSchema, guard, ...rest } = options;
+    const { output, inputSchema, guard, task, ...rest } = options;
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
     return {
       definition: compact({
@@ -101,6 +101,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       invocation: plan,
       output,
       guard,
+      task,
     };
   });
 

@@ -20,6 +20,7 @@ export interface BuiltTool {
   invocation: Invocation;
   output?: ClassType;
   guard?: (principal: unknown) => boolean;
+  task?: 'optional' | 'required';
 }
 
 export interface BuiltResource {

@@ -144,6 +144,7 @@ export function bindService(
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
       tool.guard,
+      tool.task ? { support: tool.task } : undefined,
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }

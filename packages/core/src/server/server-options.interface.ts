@@ -20,7 +20,7 @@ export interface ServerOptions
     Implementation,
     Pick<
       ProtocolServerOptions,
-      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks'
+      'pageSize' | 'requestTimeoutMs' | 'maxDepth' | 'onError' | 'onRootsChanged' | 'requestState' | 'cache' | 'serverInfoInResults' | 'hooks' | 'tasks'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;

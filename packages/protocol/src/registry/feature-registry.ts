@@ -13,6 +13,7 @@ import type {
   RegisteredResource,
   RegisteredTemplate,
   RegisteredTool,
+  ToolTaskOptions,
   ResourceReader,
   TemplateReader,
   ToolGuard,
@@ -33,6 +34,7 @@ export class FeatureRegistry {
   private readonly listeners: ((kind: FeatureKind) => void)[] = [];
   private version = 0;
   private guardedAt?: { version: number; value: boolean };
+  private taskToolsAt?: { version: number; value: boolean };
 
   /** Increases on every change; caches built from the registry compare against it. */
   get generation(): number {
@@ -59,9 +61,15 @@ export class FeatureRegistry {
   }
 
   /** Registers a tool. Names are unique. A guard hides the tool from principals it refuses. */
-  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard): this {
+  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard, task?: ToolTaskOptions): this {
     FeatureRegistry.unique(this.tools, definition.name, ProtocolErrorCode.DuplicateTool, 'Tool');
-    this.tools.set(definition.name, guard ? { definition, handler, guard } : { definition, handler });
+    const tool: { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] } = { definition, handler };
+    if (guard) tool.guard = guard;
+    if (task) {
+      tool.task = task;
+      tool.definition = { ...definition, execution: { ...definition.execution, taskSupport: task.support } };
+    }
+    this.tools.set(definition.name, tool);
     this.changed('tools');
     return this;
   }
@@ -137,6 +145,14 @@ export class FeatureRegistry {
   }
 
   /** True when any tool has a guard (lists must then be filtered per principal). */
+  /** True when some tool can run as a task (the `tasks` capability and extension are declared). */
+  hasTaskTools(): boolean {
+    if (this.taskToolsAt?.version !== this.version) {
+      this.taskToolsAt = { version: this.version, value: [...this.tools.values()].some((t) => t.task) };
+    }
+    return this.taskToolsAt.value;
+  }
+
   hasGuardedTools(): boolean {
     if (this.guardedAt?.version !== this.version) {
       this.guardedAt = { version: this.version, value: [...this.tools.values()].some((t) => t.guard) };

@@ -42,11 +42,25 @@ export type Completers = Record<string, CompletionHandler>;
  */
 export type ToolGuard = (principal: unknown) => boolean;
 
+/**
+ * How a tool runs as a task. `support`: `optional` (a task when the client can take one, a plain
+ * call otherwise) or `required` (only as a task: refused to a client that cannot take one).
+ * `start`: `call` (default) makes the task before the handler runs; `handler` runs the handler in
+ * the request and lets it continue as a task with `runAsTask()` (after 2026-07-28 multi
+ * round-trip questions, for example).
+ */
+export interface ToolTaskOptions {
+  readonly support: 'optional' | 'required';
+  readonly start?: 'call' | 'handler';
+}
+
 /** A registered tool. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
   readonly guard?: ToolGuard;
+  /** Task support; undefined for a tool that never runs as a task. */
+  readonly task?: ToolTaskOptions;
 }
 
 /** A registered static resource. */

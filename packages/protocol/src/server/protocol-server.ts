@@ -31,6 +31,8 @@ import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import type { ListKind, ServerHost } from './server-host.js';
 import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
+import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
+import { taskHandlers } from './tasks/tasks.handlers.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -71,6 +73,7 @@ export class ProtocolServer implements ServerHost {
   readonly requestStates: RequestStateSealer;
   /** @internal The registered hooks; undefined until the first one (then the one test per notification). */
   hooks?: Hooks;
+  private taskEngine?: TaskEngine;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -86,6 +89,7 @@ export class ProtocolServer implements ServerHost {
     for (const table of tables) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
     }
+    for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.set(method, handler);
     for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
     for (const method of [...this.methods.keys(), ...this.notifications.keys()]) this.builtIn.add(method);
     const onRootsChanged = options.onRootsChanged;
@@ -145,6 +149,14 @@ export class ProtocolServer implements ServerHost {
     );
   }
 
+  /**
+   * Tasks: the engine running tools as tasks and answering `tasks/*` (made on first use, with the
+   * `tasks` option's store, memory by default).
+   */
+  get tasks(): TaskEngine {
+    return (this.taskEngine ??= new TaskEngine(this, this.options.tasks));
+  }
+
   /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
     return this.table.get(method);
@@ -183,6 +195,11 @@ export class ProtocolServer implements ServerHost {
     if (counts.resources || counts.templates) caps.resources = { subscribe: true, listChanged: true };
     if (counts.prompts) caps.prompts = { listChanged: true };
     if (this.registry.hasCompleters()) caps.completions = {};
+    if (this.registry.hasTaskTools()) {
+      // Shaped per revision: 2025-11-25 sees `tasks`, 2026-07-28 the extension.
+      caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+      caps.extensions = { [TASKS_EXTENSION]: {} };
+    }
     const value = { ...caps, ...this.options.capabilities };
     this.capabilityCache = { version, value };
     return value;
@@ -301,5 +318,6 @@ export class ProtocolServer implements ServerHost {
    */
   async close(graceMs = 0): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
+    await this.taskEngine?.close();
   }
 }

@@ -14,6 +14,7 @@ import type { Page } from './pagination.js';
 import type { RequestContext } from './request-context.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Hooks } from './hooks.js';
+import type { TaskEngine } from './tasks/task-engine.js';
 
 /** A list the server pages: a feature kind or resource templates. */
 export type ListKind = FeatureKind | 'templates';
@@ -30,6 +31,8 @@ export interface ServerHost {
   readonly listeners: Set<Listener>;
   /** The registered hooks; undefined while there is none. */
   readonly hooks?: Hooks;
+  /** Tasks (created on first use). */
+  readonly tasks: TaskEngine;
   capabilities(): ServerCapabilities;
   methodHandler(method: string): MethodHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;
