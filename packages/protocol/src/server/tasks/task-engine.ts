@@ -267,7 +267,9 @@ export class TaskEngine implements TaskAsker {
       this.host.reportError(new TypeError('The tool returned no "content" array'), where, ctx);
       value = { content: [{ type: 'text', text: 'Tool failed' }], isError: true };
     }
-    const result = shapeCallToolResult(value as CallToolResult, ctx.features) as unknown as JsonObject;
+    let result = shapeCallToolResult(value as CallToolResult, ctx.features) as unknown as JsonObject;
+    // Inlined by tasks/get as the request's own result: a 2026-07-28 CallToolResult has its resultType.
+    if (r.era === 'modern') result = { resultType: 'complete', ...result };
     r.result = result;
     // 2025-11-25 counts a tool error as failed (its result still comes from tasks/result);
     // the 2026-07-28 extension keeps `failed` for JSON-RPC errors.
