@@ -29,6 +29,7 @@ import type { CacheOptions, ProtocolServerOptions } from '../options/server-opti
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
 import type { ListKind, ServerHost } from './server-host.js';
+import type { SessionContract } from './contracts.js';
 import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
@@ -155,6 +156,14 @@ export class ProtocolServer implements ServerHost {
    */
   get tasks(): TaskEngine {
     return (this.taskEngine ??= new TaskEngine(this, this.options.tasks));
+  }
+
+  /**
+   * Cancels the tasks running in this process that were created on `session` (all of them
+   * without one). The stdio transport calls it when its connection ends.
+   */
+  cancelTasks(session?: SessionContract, reason = 'The connection closed.'): void {
+    this.taskEngine?.cancelRunning(reason, session);
   }
 
   /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */

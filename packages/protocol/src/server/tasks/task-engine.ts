@@ -21,6 +21,7 @@ import { isThenable } from '../../util/is-thenable.js';
 import { answerProblem, type InputMethod } from '../input-round.js';
 import { missingCapability } from '../modern-request.js';
 import type { RequestContext } from '../request-context.js';
+import type { SessionContract } from '../contracts.js';
 import { digest } from '../request-state.js';
 import { shapeCallToolResult } from '../revision-shaper.js';
 import { ToolError } from '../tool.error.js';
@@ -469,14 +470,23 @@ export class TaskEngine implements TaskAsker {
     return result;
   }
 
-  /** Cancels every task running here (server shutdown) and closes the store. */
-  async close(): Promise<void> {
+  /**
+   * Cancels the tasks running here: all of them, or those created on `origin` (a stdio
+   * connection's tasks end with it: nobody could ever poll them).
+   */
+  cancelRunning(reason: string, origin?: SessionContract): void {
     for (const live of [...this.live.values()]) {
+      if (origin !== undefined && live.origin !== origin) continue;
       live.record.status = 'cancelled';
-      live.record.statusMessage = 'The server shut down.';
-      live.controller.abort(new McpError(ErrorCode.ConnectionClosed, 'Server is shutting down'));
+      live.record.statusMessage = reason;
+      live.controller.abort(new McpError(ErrorCode.ConnectionClosed, reason));
       this.end(live);
     }
+  }
+
+  /** Cancels every task running here (server shutdown) and closes the store. */
+  async close(): Promise<void> {
+    this.cancelRunning('The server shut down.');
     await this.store.close?.();
   }
 }
