@@ -8,6 +8,7 @@ import { Context } from '../context/context.js';
 import {
   dtoPropertyNotInTemplate,
   invalidName,
+  invalidTaskSupport,
   missingDescription,
   missingParamTypes,
   multipleInputs,
@@ -90,6 +91,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
   const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Tool', target, method);
     const { output, inputSchema, guard, task, ...rest } = options;
+    if (task !== undefined && task !== 'optional' && task !== 'required') throw invalidTaskSupport(target, method, task);
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
     return {
       definition: compact({
