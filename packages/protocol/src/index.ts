@@ -55,8 +55,8 @@ export type { SubscriptionFilter } from './server/handlers/subscriptions.handler
 export { Session, type OutgoingRequestOptions } from './server/session.js';
 export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
-export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskOptions } from './server/tasks/task-engine.js';
-export { TaskContext } from './server/tasks/task-context.js';
+export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
+export { TaskContext, type TaskAsker } from './server/tasks/task-context.js';
 export {
   isTerminal,
   MemoryTaskStore,
