@@ -68,7 +68,9 @@ describe('tasks: 10 000 abandoned tasks expire', () => {
     writeFileSync(file, SCRIPT);
     try {
       const stdout = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['--expose-gc', file], { timeout: 60_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
+        execFile(process.execPath, ['--expose-gc', file], { timeout: 60_000 }, (error, out, err) =>
+          error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out),
+        ),
       );
       const { created, baseline, full, after } = JSON.parse(stdout) as {
         created: number;

@@ -9,7 +9,8 @@
 import { TASKS_EXTENSION, type CallToolResult, type ClientCapabilities, type JsonObject, type TaskStatus } from '@typemcp/protocol';
 import type { ClientRequests } from './client-requests.js';
 import { JsonRpcError } from './json-rpc.error.js';
-import type { TestClient } from './test-client.js';
+import type { ProtocolEra } from './driver/client-driver.interface.js';
+import type { RequestOptions } from './test-client.types.js';
 
 /** A task as `tasks/get` shows it, with the 2026-07-28 names in both eras (`ttlMs`, `pollIntervalMs`). @publicApi */
 export interface TestTask {
@@ -26,6 +27,12 @@ export interface TestTask {
   result?: JsonObject;
   /** 2026-07-28, `failed`: the JSON-RPC error. */
   error?: { code: number; message: string; data?: unknown };
+}
+
+/** What the task helper needs from its client (the `TestClient`). @publicApi */
+export interface TaskRequester {
+  readonly era: ProtocolEra;
+  request<T extends object = JsonObject>(method: string, params?: JsonObject, options?: RequestOptions): Promise<T>;
 }
 
 /** Options of {@link TestTasks.call}. @publicApi */
@@ -46,7 +53,7 @@ export interface TaskResultOptions {
 export class TestTasks {
   /** @internal */
   constructor(
-    private readonly client: TestClient,
+    private readonly client: TaskRequester,
     private readonly capabilities: ClientCapabilities,
     private readonly requests: ClientRequests,
   ) {}
