@@ -108,6 +108,11 @@ export const CLOSED_DEFINITIONS: readonly string[] = [
   'ToolListChangedNotification',
   'PromptListChangedNotification',
   'NotificationParams',
+  // 2025-11-25 tasks
+  'Task',
+  'CreateTaskResult',
+  'ListTasksResult',
+  'TaskStatusNotification',
   // requests the server sends
   'PingRequest',
   'ListRootsRequest',
@@ -179,6 +184,11 @@ export const RESULT_DEFINITION: Readonly<Record<string, string>> = {
   // 2026-07-28
   'server/discover': 'DiscoverResult',
   'subscriptions/listen': 'SubscriptionsListenResult',
+  // 2025-11-25 experimental tasks (a task-augmented tools/call answers CreateTaskResult, see below)
+  'tasks/get': 'GetTaskResult',
+  'tasks/result': 'GetTaskPayloadResult',
+  'tasks/list': 'ListTasksResult',
+  'tasks/cancel': 'CancelTaskResult',
 };
 
 /**
@@ -278,15 +288,38 @@ const CLOSED_EMPTY_RESULT_WITH_TYPE = {
   additionalProperties: false,
 };
 
+/**
+ * Intersections (`allOf` of `$ref`s) the server emits, closed as one object: their parts' own
+ * properties and requirements merged, nothing else admitted. (Closing each part would reject the
+ * whole: a Task's fields are additional properties to NotificationParams.)
+ */
+const CLOSED_INTERSECTIONS = ['TaskStatusNotificationParams', 'GetTaskResult', 'CancelTaskResult'];
+
+function closeIntersection(defs: Record<string, JsonObject>, original: Record<string, JsonObject>, name: string): number {
+  const parts = defs[name]?.allOf as JsonObject[] | undefined;
+  if (!parts) return 0;
+  const properties: JsonObject = {};
+  const required = new Set<string>();
+  for (const part of parts) {
+    const target = typeof part.$ref === 'string' ? original[part.$ref.split('/').pop()!] : part;
+    Object.assign(properties, structuredClone(target.properties ?? {}));
+    for (const key of (target.required as string[] | undefined) ?? []) required.add(key);
+  }
+  defs[name] = { type: 'object', properties, required: [...required], additionalProperties: false };
+  return 1;
+}
+
 /** A deep copy of the revision's schema with the emitted definitions closed. */
 export function closedSpec(revision: SchemaRevision): Spec & { closedCount: number } {
   const { schema, defsKey } = loadSpec(revision);
   const copy = structuredClone(schema);
   const defs = copy[defsKey] as Record<string, JsonObject>;
   let closedCount = 0;
+  const original = schema[defsKey] as Record<string, JsonObject>;
   for (const name of CLOSED_DEFINITIONS) {
     if (defs[name]) closedCount += closeInPlace(defs[name]);
   }
+  for (const name of CLOSED_INTERSECTIONS) closedCount += closeIntersection(defs, original, name);
   const resultRequires = (defs.Result?.required as string[] | undefined) ?? [];
   defs.EmptyResult = structuredClone(resultRequires.includes('resultType') ? CLOSED_EMPTY_RESULT_WITH_TYPE : CLOSED_EMPTY_RESULT);
   return { schema: copy, defsKey, closedCount };
@@ -461,7 +494,9 @@ export function validateServerTraffic(revision: SchemaRevision, wire: readonly W
     } else if ('result' in msg) {
       check(entry, names.result, msg);
       const method = methodOf.get(JSON.stringify(msg.id));
-      const def = method ? RESULT_DEFINITION[method] : undefined;
+      // A task-augmented tools/call (2025-11-25) answers with the task, not the tool's result.
+      const augmented = method === 'tools/call' && !names.stateless && isObject(msg.result) && 'task' in msg.result;
+      const def = augmented ? 'CreateTaskResult' : method ? RESULT_DEFINITION[method] : undefined;
       if (!method) {
         report.failures.push({ seq: entry.seq, check: 'response to a request id the client never sent', message: msg, errors: [] });
       } else if (!def || !hasDefinition(revision, def)) {

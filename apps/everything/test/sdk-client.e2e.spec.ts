@@ -79,6 +79,14 @@ const EXPECTED_TOOLS = [
   'test_logging_tool',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',
+  // The task fixtures (io.modelcontextprotocol/tasks and 2025-11-25 tasks).
+  'greet',
+  'slow_compute',
+  'failing_job',
+  'protocol_error_job',
+  'confirm_delete',
+  'multi_input',
+  'test_tool_with_task',
 ];
 
 const ELICIT_DEFAULTS_REPLY = { name: 'Jane Roe', age: 41, score: 88.5, status: 'pending', verified: false };

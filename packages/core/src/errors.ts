@@ -43,6 +43,8 @@ export const CoreErrorCode = {
   UntypedNested: 'TYPEMCP_ERR_UNTYPED_NESTED',
   /** A handler result JSON cannot carry (UnrepresentableResultError). */
   UnrepresentableResult: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
+  /** @Tool({ task }) with a value other than 'optional' or 'required' (DefinitionError). */
+  InvalidTaskSupport: 'TYPEMCP_ERR_INVALID_TASK_SUPPORT',
   /** listen({ transport: 'http' }) without @typemcp/http installed (HttpNotInstalledError). */
   HttpNotInstalled: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
   /** createServer({ telemetry }) without @typemcp/otel or @opentelemetry/api installed (TelemetryNotInstalledError). */

@@ -50,6 +50,9 @@ export {
   RateLimitedError,
   RateLimiter,
   ResourceNotFoundError,
+  MemoryTaskStore,
+  runAsTask,
+  TASKS_EXTENSION,
   ToolError,
 } from '@typemcp/protocol';
 export type {
@@ -67,3 +70,4 @@ export type {
   StructuredLogFn,
   StructuredLogger,
 } from '@typemcp/protocol';
+export type { TaskOptions, TaskRecord, TaskStatus, TaskStore } from '@typemcp/protocol';

@@ -344,6 +344,19 @@ describe('definition-time errors: names', () => {
     }
     expect(build([S])).toThrow(expect.objectContaining({ code: 'TYPEMCP_ERR_INVALID_NAME', message: expect.stringContaining('non-empty') }));
   });
+
+  it("refuses a task option other than 'optional' or 'required', naming the method", () => {
+    @McpService()
+    class S {
+      @Tool({ description: 'd', task: 'always' as 'optional' })
+      t() {
+        return '';
+      }
+    }
+    expect(build([S])).toThrow(
+      expect.objectContaining({ code: 'TYPEMCP_ERR_INVALID_TASK_SUPPORT', message: expect.stringContaining('S.t has task: "always"') }),
+    );
+  });
 });
 
 describe('definition-time errors: inputs', () => {

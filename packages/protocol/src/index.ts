@@ -40,6 +40,8 @@ export type {
   TemplateReader,
   ToolGuard,
   ToolHandler,
+  ToolRegistration,
+  ToolTaskOptions,
 } from './registry/handler.types.js';
 export { UriTemplate, type UriVariables } from './registry/uri-template.js';
 export { InsufficientScopeError, missingScopes, scopesOfPrincipal } from './registry/scopes.js';
@@ -56,6 +58,17 @@ export type { SubscriptionFilter } from './server/handlers/subscriptions.handler
 export { Session, type OutgoingRequestOptions, type SessionSnapshot } from './server/session.js';
 export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
+export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
+export { TaskContext, type TaskAsker } from './server/tasks/task-context.js';
+export {
+  isTerminal,
+  MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from './server/tasks/task-store.js';
 export { DEFAULT_MAX_MESSAGE_BYTES, serveStdio, type StdioConnection, type StdioOptions } from './transport/stdio.transport.js';
 export type { SendOptions, Transport } from './transport/transport.interface.js';
 export { principalId, type StructuredLogFn, type StructuredLogger } from './logging/structured-logger.js';

@@ -87,6 +87,8 @@ export interface ToolDefinition {
   outputSchema?: JsonObject & { type: 'object' };
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** 2025-11-25: whether the tool can (`optional`), must (`required`) or cannot (`forbidden`, the default) run as a task. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
   _meta?: JsonObject;
 }
 
@@ -189,4 +191,8 @@ export interface ServerCapabilities {
   logging?: JsonObject;
   completions?: JsonObject;
   experimental?: JsonObject;
+  /** 2025-11-25: task-augmented requests (`tasks/list`, `tasks/cancel`, `tools/call`). */
+  tasks?: { list?: JsonObject; cancel?: JsonObject; requests?: { tools?: { call?: JsonObject } } };
+  /** 2026-07-28: the extensions the server supports, by identifier (e.g. `io.modelcontextprotocol/tasks`). */
+  extensions?: Record<string, JsonObject>;
 }

@@ -54,6 +54,8 @@ export interface RevisionFeatures {
   readonly urlElicitation: boolean;
   /** Elicitation defaults on every primitive (SEP-1034), titled and multi-select enums (SEP-1330). */
   readonly richElicitation: boolean;
+  /** 2025-11-25's experimental tasks (`tasks` capability, `execution.taskSupport`, `params.task`); 2026-07-28 has the tasks extension instead. */
+  readonly legacyTasks: boolean;
 }
 
 function features(revision: Revision): RevisionFeatures {
@@ -76,6 +78,7 @@ function features(revision: Revision): RevisionFeatures {
     icons: at('2025-11-25'),
     urlElicitation: at('2025-11-25'),
     richElicitation: at('2025-11-25'),
+    legacyTasks: revision === '2025-11-25',
   });
 }
 

@@ -47,11 +47,12 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
   const log = new NotificationLog();
   const server = given ?? buildServer(build as BuildServerOptions);
   const ownsServer = !given || closeServer;
+  const declared = capabilities ?? requests.capabilities();
   try {
     const driver = await openDriver({
       engine: server.engine,
       revision,
-      capabilities: capabilities ?? requests.capabilities(),
+      capabilities: declared,
       clientInfo,
       principal,
       timeoutMs,
@@ -60,7 +61,7 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
       listen,
       maxInputRounds,
     });
-    return new TestClient(server, driver, log, requests, { timeoutMs, ownsServer });
+    return new TestClient(server, driver, log, requests, { timeoutMs, ownsServer, capabilities: declared });
   } catch (error) {
     if (ownsServer) await server.close();
     throw error;

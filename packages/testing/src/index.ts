@@ -9,6 +9,7 @@ export type { ProtocolEra } from './driver/client-driver.interface.js';
 export { InputRoundsExceededError, TestingErrorCode, UnsupportedRevisionError, type TestingErrorCodeValue } from './errors.js';
 export { JsonRpcError } from './json-rpc.error.js';
 export { TestClient } from './test-client.js';
+export { TestTasks, type TaskCallOptions, type TaskRequester, type TaskResultOptions, type TestTask } from './test-tasks.js';
 export type { BuildServerOptions, ClientSideOptions, ExistingServerOptions, TestClientOptions } from './test-client.options.js';
 export type {
   Awaitable,

@@ -5,6 +5,7 @@
 import type { Root, TypeMcpServer } from '@typemcp/core';
 import type {
   CallToolResult,
+  ClientCapabilities,
   Completion,
   GetPromptResult,
   Implementation,
@@ -20,6 +21,7 @@ import type {
 import type { ClientRequests } from './client-requests.js';
 import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
+import { TestTasks } from './test-tasks.js';
 import type { CompletionReference, DiscoverResult, LogMessage, Notification, NotificationParams, ProgressParams, RequestOptions } from './test-client.types.js';
 
 /** Settings fixed when the client is created. */
@@ -27,11 +29,14 @@ interface ClientSettings {
   timeoutMs: number;
   /** The server was built for this client: close it with the client. */
   ownsServer: boolean;
+  /** What the client declares (tasks add the extension to it at 2026-07-28). */
+  capabilities: ClientCapabilities;
 }
 
 /** Create one with `createTestClient()`. @publicApi */
 export class TestClient {
   private nextProgressToken = 0;
+  private taskApi?: TestTasks;
 
   /** @internal */
   constructor(
@@ -42,6 +47,11 @@ export class TestClient {
     private readonly requests: ClientRequests,
     private readonly settings: ClientSettings,
   ) {}
+
+  /** Tasks: call a tool as a task, poll it, answer its questions, cancel it, get its result (both eras). */
+  get tasks(): TestTasks {
+    return (this.taskApi ??= new TestTasks(this, this.settings.capabilities, this.requests));
+  }
 
   /** The protocol revision in use. */
   get revision(): string {

@@ -85,3 +85,13 @@ export class ReviewNoteArgs {
   @Description('What to pay attention to, e.g. "clarity" or "missing steps"')
   focus?: string;
 }
+
+/** Input of `export_notes`. */
+export class ExportNotesInput {
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5000)
+  @Description('Time spent on each note, in ms (default 500): stands for real work such as rendering or uploading')
+  msPerNote?: number;
+}

@@ -18,13 +18,29 @@ import {
   ToolError,
   TypeMcpServer,
 } from '@typemcp/core';
-import { CreatedNote, CreateNoteInput, DeleteConfirmation, NoteRef, ReviewNoteArgs, SearchNotesInput } from './notes.dto.js';
+import { CreatedNote, CreateNoteInput, DeleteConfirmation, ExportNotesInput, NoteRef, ReviewNoteArgs, SearchNotesInput } from './notes.dto.js';
 import { NotesRepository, type Note } from './notes.repository.js';
 
 /** The Markdown list of every note. */
 export const INDEX_URI = 'notes://index';
 
 const noteUri = (id: number) => `notes://${id}`;
+
+/** Waits `ms`; rejects with the signal's reason when it aborts first. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
 
 function toMarkdown(note: Note): string {
   const tags = note.tags.length ? `Tags: ${note.tags.join(', ')}. ` : '';
@@ -91,6 +107,31 @@ export class NotesService {
     this.server.notifyResourceUpdated(INDEX_URI);
     this.server.notifyResourceUpdated(noteUri(note.id));
     return `Deleted note ${note.id} "${note.title}".`;
+  }
+
+  /**
+   * A long tool: `task: 'optional'` lets a client that can take a task get a handle at once and
+   * poll (or come back after reconnecting over HTTP) while the export runs in the background.
+   * The method is an ordinary one: progress, logs and cancellation (`ctx.signal`, aborted by
+   * `tasks/cancel`) work the same either way.
+   */
+  @Tool({
+    name: 'export_notes',
+    title: 'Export every note',
+    description: 'Renders every note into one Markdown digest, note by note, reporting progress. Long: runs as a task for clients that support tasks.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    task: 'optional',
+  })
+  async export(input: ExportNotesInput, ctx: Context) {
+    const notes = this.notes.all();
+    const parts: string[] = [];
+    for (const [i, note] of notes.entries()) {
+      ctx.progress(i, notes.length, `exporting note ${note.id}`);
+      await delay(input.msPerNote ?? 500, ctx.signal);
+      parts.push(toMarkdown(note));
+    }
+    ctx.log.info(`exported ${notes.length} note(s)`);
+    return `# Notes (${notes.length})\n\n${parts.join('\n\n---\n\n')}`;
   }
 
   @Tool({

@@ -92,13 +92,15 @@ describe.each(SESSIONS)('SDK client <-> notes example over stdio at $revision', 
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} });
   });
 
-  it('lists the four tools, shaped for the revision', async () => {
+  it('lists the five tools, shaped for the revision', async () => {
     const { tools } = await client.listTools(undefined, TIMEOUT);
-    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'create_note', 'delete_note', 'summarise_note']);
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'create_note', 'delete_note', 'export_notes', 'summarise_note']);
     const listed = (raw('tools/list').result as { tools: JsonObject[] }).tools;
     const withKey = (key: string) => listed.filter((t) => key in t).map((t) => t.name);
-    expect(withKey('title')).toHaveLength(since(revision, '2025-06-18') ? 4 : 0);
-    expect(withKey('annotations')).toEqual(since(revision, '2025-03-26') ? ['search_notes', 'delete_note', 'summarise_note'] : []);
+    expect(withKey('title')).toHaveLength(since(revision, '2025-06-18') ? 5 : 0);
+    // Task support is a 2025-11-25 field: older revisions never see it.
+    expect(withKey('execution')).toEqual(since(revision, '2025-11-25') ? ['export_notes'] : []);
+    expect(withKey('annotations')).toEqual(since(revision, '2025-03-26') ? ['search_notes', 'delete_note', 'export_notes', 'summarise_note'] : []);
     expect(withKey('outputSchema')).toEqual(since(revision, '2025-06-18') ? ['create_note'] : []);
   });
 

@@ -34,10 +34,11 @@ async function connect(options: ClientSideOptions & { server?: TypeMcpServer } =
 }
 
 describe('notes tools', () => {
-  it('lists four tools with DTO-derived schemas, titles and annotations', async () => {
+  it('lists five tools with DTO-derived schemas, titles and annotations', async () => {
     const client = await connect();
     const tools = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'create_note', 'delete_note', 'summarise_note']);
+    expect(tools.map((t) => t.name)).toEqual(['search_notes', 'create_note', 'delete_note', 'export_notes', 'summarise_note']);
+    expect(tools.find((t) => t.name === 'export_notes')?.execution).toEqual({ taskSupport: 'optional' });
     const [search, create, remove] = tools;
     expect(search).toMatchObject({
       title: 'Search notes',
@@ -153,6 +154,29 @@ describe('notes tools', () => {
     const refused = await without.callTool('summarise_note', { id: 2 });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toBe('This client does not support sampling, so the server cannot ask its model. Read notes://2 and summarise it instead.');
+  });
+});
+
+describe('export_notes, a long tool that runs as a task', () => {
+  it.each(['2025-11-25', '2026-07-28'])('at %s: a task handle at once, progress as it goes, the digest as its result', async (revision) => {
+    const client = await connect({ revision });
+    const task = await client.tasks.call('export_notes', { msPerNote: 100 });
+    expect(task.status).toBe('working');
+    const digest = textOf(await client.tasks.result(task.taskId));
+    expect(digest).toMatch(/^# Notes \(3\)/);
+    expect(digest).toContain('# Release checklist');
+    expect((await client.tasks.get(task.taskId)).status).toBe('completed');
+  });
+
+  it('stops when the task is cancelled, and answers a plain call (no task) from the same method', async () => {
+    const client = await connect({ revision: '2025-11-25' });
+    const task = await client.tasks.call('export_notes', { msPerNote: 5000 });
+    await client.tasks.cancel(task.taskId);
+    expect((await client.tasks.get(task.taskId)).status).toBe('cancelled');
+    const progress: number[] = [];
+    const plain = await client.callTool('export_notes', { msPerNote: 0 }, { onProgress: (p) => progress.push(p.progress) });
+    expect(textOf(plain)).toMatch(/^# Notes \(3\)/);
+    expect(progress).toEqual([0, 1, 2]);
   });
 });
 

@@ -8,6 +8,7 @@ import { Context } from '../context/context.js';
 import {
   dtoPropertyNotInTemplate,
   invalidName,
+  invalidTaskSupport,
   missingDescription,
   invalidScope,
   SCOPE_RULE,
@@ -102,7 +103,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
 
   const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Tool', target, method);
-    const { output, inputSchema, guard, scopes, ...rest } = options;
+    const { output, inputSchema, guard, scopes, task, ...rest } = options;
+    if (task !== undefined && task !== 'optional' && task !== 'required') throw invalidTaskSupport(target, method, task);
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
     return {
       definition: compact({
@@ -115,6 +117,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       output,
       guard,
       scopes: scopesOf(scopes),
+      task,
     };
   });
 

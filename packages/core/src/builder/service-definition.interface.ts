@@ -22,6 +22,7 @@ export interface BuiltTool {
   guard?: (principal: unknown) => boolean;
   /** OAuth scopes (the class's and the tool's). */
   scopes?: readonly string[];
+  task?: 'optional' | 'required';
 }
 
 export interface BuiltResource {

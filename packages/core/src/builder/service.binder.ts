@@ -143,8 +143,7 @@ export function bindService(
         const result = validator.input(input, args);
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
-      tool.guard,
-      tool.scopes,
+      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined },
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }

@@ -68,6 +68,16 @@ export interface ToolOptions {
    * so the client can step up). Sessions without a principal (stdio, HTTP without `auth`) are not checked.
    */
   scopes?: readonly string[];
+  /**
+   * Long-running: the tool may (`'optional'`) or must (`'required'`) run as a task. Called as a
+   * task (a 2025-11-25 client's `params.task`, or a 2026-07-28 client that declared the
+   * `io.modelcontextprotocol/tasks` extension), the call is answered at once with a task handle
+   * and the method runs in the background with the same signature: `ctx.signal` aborts on
+   * `tasks/cancel`, `ctx.progress` and `ctx.log` still report, and `ctx.elicit`/`ctx.sample` park
+   * the task in `input_required` until the client answers. Otherwise (`'optional'`) it runs as a
+   * plain call; a `'required'` tool is refused to clients that cannot take a task.
+   */
+  task?: 'optional' | 'required';
 }
 
 /** `@Tool` on a method. */

@@ -43,6 +43,7 @@ export interface ServerOptions
       | 'serverInfoInResults'
       | 'hooks'
       | 'hideUnauthorized'
+      | 'tasks'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;

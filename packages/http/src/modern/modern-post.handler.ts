@@ -14,8 +14,15 @@ import { headerOf } from '../request-headers.js';
 import { ModernExchange, writeJson } from './modern-exchange.js';
 import { checkParamHeaders, decodeHeaderValue } from './param-headers.js';
 
-/** Methods whose target the Mcp-Name header repeats, and the params member it repeats. */
-const NAMED: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** Methods whose target the Mcp-Name header repeats, and the params member it repeats (tasks: SEP-2663 routing headers). */
+const NAMED: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 function refuse(res: Response, id: RequestId | null, error: JsonRpcErrorObject): void {
   writeJson(res, statusOfError(error.code, 400), JSON.stringify({ jsonrpc: '2.0', id, error }));

@@ -35,6 +35,18 @@ function checkRequestState(state: ProtocolServerOptions['requestState']): void {
   check.ms('requestState.ttlMs', state?.ttlMs, 1, D.requestStateTtlMs);
 }
 
+function checkTasks(tasks: ProtocolServerOptions['tasks']): void {
+  check.object('tasks', tasks);
+  if (!tasks) return;
+  if (tasks.store !== undefined && (tasks.store === null || typeof tasks.store.get !== 'function' || typeof tasks.store.create !== 'function')) {
+    throw new InvalidOptionError('tasks.store', 'Invalid option "tasks.store": give a TaskStore (create, get, put, list), e.g. new MemoryTaskStore().');
+  }
+  check.ms('tasks.defaultTtlMs', tasks.defaultTtlMs, 1);
+  check.ms('tasks.maxTtlMs', tasks.maxTtlMs, 1);
+  check.ms('tasks.pollIntervalMs', tasks.pollIntervalMs, 1);
+  check.integer('tasks.pageSize', tasks.pageSize, 1, Number.MAX_SAFE_INTEGER);
+}
+
 /** Throws an InvalidOptionError for the first option the engine cannot work with. */
 export function checkServerOptions(options: ProtocolServerOptions): void {
   if (options === null || typeof options !== 'object') {
@@ -62,6 +74,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   checkRequestState(options.requestState);
   checkCache(options.cache);
   check.object('hooks', options.hooks);
+  checkTasks(options.tasks);
   check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
 }
 

@@ -5,6 +5,7 @@ import type { CacheHint } from '../server/request-context.js';
 import type { RequestStateOptions } from '../server/request-state.js';
 import type { HooksOption } from '../server/hooks.js';
 import type { StructuredLogger } from '../logging/structured-logger.js';
+import type { TaskOptions } from '../server/tasks/task-engine.js';
 
 /** @publicApi */
 export interface ProtocolServerOptions {
@@ -53,6 +54,8 @@ export interface ProtocolServerOptions {
    * per hook); more can be added with `server.addHook()`. See {@link HookHandlers}.
    */
   hooks?: HooksOption;
+  /** Tasks (tools registered with task support): the store, default TTL and poll interval. See {@link TaskOptions}. */
+  tasks?: TaskOptions;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   RegisteredResource,
   RegisteredTemplate,
   RegisteredTool,
+  ToolRegistration,
   ResourceReader,
   TemplateReader,
   ToolGuard,
@@ -38,6 +39,7 @@ export class FeatureRegistry {
   private version = 0;
   private guardedAt?: { version: number; value: boolean };
   private scopesAt?: { version: number; value: readonly string[] };
+  private taskToolsAt?: { version: number; value: boolean };
 
   /** Increases on every change; caches built from the registry compare against it. */
   get generation(): number {
@@ -64,15 +66,21 @@ export class FeatureRegistry {
   }
 
   /**
-   * Registers a tool. Names are unique. A guard hides the tool from principals it refuses;
-   * `scopes` are the OAuth scopes an authenticated caller's token needs.
+   * Registers a tool. Names are unique. `guard` hides the tool from principals it refuses;
+   * `scopes` are the OAuth scopes an authenticated caller's token needs; `task` its task support.
+   * A function as the third argument is the guard alone (the earlier signature).
    */
-  addTool(definition: ToolDefinition, handler: ToolHandler, guard?: ToolGuard, scopes?: readonly string[]): this {
+  addTool(definition: ToolDefinition, handler: ToolHandler, registration: ToolRegistration | ToolGuard = {}): this {
+    const { guard, scopes, task } = typeof registration === 'function' ? { guard: registration } : (registration as ToolRegistration);
     FeatureRegistry.unique(this.tools, definition.name, ProtocolErrorCode.DuplicateTool, 'Tool');
     const tool: { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] } = { definition, handler };
     if (guard) tool.guard = guard;
     const needed = declared(scopes);
     if (needed) tool.scopes = needed;
+    if (task) {
+      tool.task = task;
+      tool.definition = { ...definition, execution: { ...definition.execution, taskSupport: task.support } };
+    }
     this.tools.set(definition.name, tool);
     this.changed('tools');
     return this;
@@ -159,6 +167,14 @@ export class FeatureRegistry {
   }
 
   /** True when any tool has a guard (lists must then be filtered per principal). */
+  /** True when some tool can run as a task (the `tasks` capability and extension are declared). */
+  hasTaskTools(): boolean {
+    if (this.taskToolsAt?.version !== this.version) {
+      this.taskToolsAt = { version: this.version, value: [...this.tools.values()].some((t) => t.task) };
+    }
+    return this.taskToolsAt.value;
+  }
+
   hasGuardedTools(): boolean {
     if (this.guardedAt?.version !== this.version) {
       this.guardedAt = { version: this.version, value: [...this.tools.values()].some((t) => t.guard) };

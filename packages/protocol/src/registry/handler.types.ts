@@ -42,6 +42,28 @@ export type Completers = Record<string, CompletionHandler>;
  */
 export type ToolGuard = (principal: unknown) => boolean;
 
+/** How a tool is registered besides its definition and handler (`FeatureRegistry.addTool`). @publicApi */
+export interface ToolRegistration {
+  /** Hides the tool from the principals it refuses. */
+  readonly guard?: ToolGuard;
+  /** OAuth scopes a caller's token needs to see and call it. */
+  readonly scopes?: readonly string[];
+  /** Task support; absent for a tool that never runs as a task. */
+  readonly task?: ToolTaskOptions;
+}
+
+/**
+ * How a tool runs as a task. `support`: `optional` (a task when the client can take one, a plain
+ * call otherwise) or `required` (only as a task: refused to a client that cannot take one).
+ * `start`: `call` (default) makes the task before the handler runs; `handler` runs the handler in
+ * the request and lets it continue as a task with `runAsTask()` (after 2026-07-28 multi
+ * round-trip questions, for example).
+ */
+export interface ToolTaskOptions {
+  readonly support: 'optional' | 'required';
+  readonly start?: 'call' | 'handler';
+}
+
 /** A registered tool. */
 export interface RegisteredTool {
   readonly definition: ToolDefinition;
@@ -49,6 +71,8 @@ export interface RegisteredTool {
   readonly guard?: ToolGuard;
   /** OAuth scopes a caller's token needs to see and call it. */
   readonly scopes?: readonly string[];
+  /** Task support; undefined for a tool that never runs as a task. */
+  readonly task?: ToolTaskOptions;
 }
 
 /** A registered static resource. */

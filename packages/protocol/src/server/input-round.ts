@@ -39,7 +39,7 @@ export class InputRequired {
 const NO_ANSWERS: JsonObject = Object.freeze({}) as JsonObject;
 
 /** Why an answer is not a valid result of its method, or undefined when it is. */
-function answerProblem(method: InputMethod, value: unknown): string | undefined {
+export function answerProblem(method: InputMethod, value: unknown): string | undefined {
   if (!isObject(value)) return 'must be an object';
   switch (method) {
     case 'elicitation/create':

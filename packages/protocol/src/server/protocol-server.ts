@@ -34,6 +34,8 @@ import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
+import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
+import { taskHandlers } from './tasks/tasks.handlers.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -93,6 +95,7 @@ export class ProtocolServer implements ServerHost {
   private readonly diagnostics?: StructuredLogger;
   /** Where changes go instead of this process's clients (see setChangeRelay); undefined: delivered here. */
   private relay?: (change: ServerChange) => void;
+  private taskEngine?: TaskEngine;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: ProtocolServerOptions) {
@@ -111,6 +114,7 @@ export class ProtocolServer implements ServerHost {
     for (const table of tables) {
       for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
     }
+    for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.set(method, handler);
     for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
     for (const method of [...this.methods.keys(), ...this.notifications.keys()]) this.builtIn.add(method);
     const onRootsChanged = options.onRootsChanged;
@@ -184,6 +188,22 @@ export class ProtocolServer implements ServerHost {
     );
   }
 
+  /**
+   * Tasks: the engine running tools as tasks and answering `tasks/*` (made on first use, with the
+   * `tasks` option's store, memory by default).
+   */
+  get tasks(): TaskEngine {
+    return (this.taskEngine ??= new TaskEngine(this, this.options.tasks));
+  }
+
+  /**
+   * Cancels the tasks running in this process that were created on `session` (all of them
+   * without one). The stdio transport calls it when its connection ends.
+   */
+  cancelTasks(session?: SessionContract, reason = 'The connection closed.'): void {
+    this.taskEngine?.cancelRunning(reason, session);
+  }
+
   /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
     return this.table.get(method);
@@ -224,6 +244,11 @@ export class ProtocolServer implements ServerHost {
     if (counts.resources || counts.templates) caps.resources = { subscribe: true, listChanged: true };
     if (counts.prompts) caps.prompts = { listChanged: true };
     if (this.registry.hasCompleters()) caps.completions = {};
+    if (this.registry.hasTaskTools()) {
+      // Shaped per revision: 2025-11-25 sees `tasks`, 2026-07-28 the extension.
+      caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+      caps.extensions = { [TASKS_EXTENSION]: {} };
+    }
     const value = { ...caps, ...this.options.capabilities };
     this.capabilityCache = { version, value };
     return value;
@@ -420,5 +445,6 @@ export class ProtocolServer implements ServerHost {
    */
   async close(graceMs = 0): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close(graceMs)));
+    await this.taskEngine?.close();
   }
 }

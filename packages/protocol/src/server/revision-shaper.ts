@@ -59,13 +59,18 @@ export function shapeImplementation(impl: Implementation, f: RevisionFeatures): 
 
 /** Server capabilities for the revision (no `completions` before 2025-03-26). */
 export function shapeCapabilities(caps: ServerCapabilities, f: RevisionFeatures): ServerCapabilities {
-  return f.completionsCapability ? caps : omit(caps, ['completions']);
+  // `tasks` is 2025-11-25's, `extensions` 2026-07-28's.
+  const keys = f.legacyTasks ? ['extensions'] : f.modern ? ['tasks'] : ['tasks', 'extensions'];
+  if (!f.completionsCapability) keys.push('completions');
+  return omit(caps, keys);
 }
 
 /** A tool definition for the revision. */
 export function shapeTool(tool: ToolDefinition, f: RevisionFeatures): ToolDefinition {
-  if (f.latest) return tool;
+  // `execution.taskSupport` is 2025-11-25's; the 2026-07-28 Tool has no such field.
+  if (f.latest) return f.legacyTasks || tool.execution === undefined ? tool : omit(tool, ['execution']);
   const keys = definitionKeys(f);
+  keys.push('execution');
   if (!f.toolAnnotations) keys.push('annotations');
   if (!f.structuredOutput) keys.push('outputSchema');
   return omit(tool, keys);

@@ -15,6 +15,7 @@ import type { RequestContext } from './request-context.js';
 import type { RequestStateSealer } from './request-state.js';
 import type { Hooks } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
+import type { TaskEngine } from './tasks/task-engine.js';
 
 /** A list the server pages: a feature kind or resource templates. */
 export type ListKind = FeatureKind | 'templates';
@@ -33,6 +34,8 @@ export interface ServerHost {
   readonly hooks?: Hooks;
   /** The server's telemetry; undefined while there is none. */
   readonly telemetry?: RequestTelemetry;
+  /** Tasks (created on first use). */
+  readonly tasks: TaskEngine;
   capabilities(): ServerCapabilities;
   methodHandler(method: string): MethodHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;

@@ -97,6 +97,8 @@ export function serveStdio(server: ProtocolServer, options: StdioOptions = {}): 
         process.off('SIGINT', onSignal);
       }
       await session.close(graceMs);
+      // Its tasks end with the connection: no client could ever poll them again.
+      server.cancelTasks(session);
       pacer?.dispose();
       flush();
       // The callback of an empty write runs once everything queued before it is written.

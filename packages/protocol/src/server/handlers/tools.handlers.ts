@@ -13,6 +13,7 @@ import { ToolError } from '../tool.error.js';
 import type { MethodTable } from './method-handler.type.js';
 import { isThenable } from '../../util/is-thenable.js';
 import { checkScopes } from '../../registry/scopes.js';
+import { TaskCreated } from '../tasks/task-engine.js';
 
 const NO_ARGS: JsonObject = Object.freeze({}) as JsonObject;
 
@@ -23,6 +24,8 @@ export function toolHandlers(server: ServerHost): MethodTable {
   const toResult = (name: string, value: unknown, f: RevisionFeatures, ctx: RequestContext): CallToolResult => {
     if (ctx.superseded) return DROPPED;
     if (value === null || typeof value !== 'object' || !Array.isArray((value as CallToolResult).content)) {
+      // A `start: 'handler'` tool that continued as a task (runAsTask): its CreateTaskResult.
+      if (value instanceof TaskCreated) return value.result as unknown as CallToolResult;
       server.reportError(new TypeError(`Tool "${name}" returned no "content" array`), `tools/call ${name}`, ctx);
       return { content: [{ type: 'text', text: `Tool "${name}" failed` }], isError: true };
     }
@@ -54,6 +57,11 @@ export function toolHandlers(server: ServerHost): MethodTable {
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       if (tool.scopes) checkScopes(tool.scopes, ctx.session.principal);
       const args = optionalObject(params, 'arguments', 'tools/call') ?? NO_ARGS;
+      // Tasks cost nothing to a tool without task support called without `params.task`.
+      if (tool.task !== undefined || params.task !== undefined) {
+        const created = server.tasks.callTool(tool, args, params, ctx);
+        if (created !== undefined) return created;
+      }
       const f = ctx.features;
       let out: unknown;
       try {
