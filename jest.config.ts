@@ -15,7 +15,9 @@ const swc = [
 
 const config: Config = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc as never },
+  // jose 6 is ESM only: Jest (on Node 20) cannot require() it, so its files are compiled to CommonJS like ours.
+  transform: { '^.+\\.ts$': swc as never, '/node_modules/jose/.+\\.js$': swc as never },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testMatch: [
     '<rootDir>/test/**/*.spec.ts',
     '<rootDir>/packages/*/test/**/*.spec.ts',

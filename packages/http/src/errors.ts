@@ -30,6 +30,7 @@ export const HttpErrorCode = {
   TooManySessions: 'TYPEMCP_HTTP_TOO_MANY_SESSIONS',
   ShuttingDown: 'TYPEMCP_HTTP_SHUTTING_DOWN',
   NotFound: 'TYPEMCP_HTTP_NOT_FOUND',
+  OAuthUpstream: 'TYPEMCP_HTTP_OAUTH_UPSTREAM',
   Internal: 'TYPEMCP_HTTP_INTERNAL',
 } as const;
 
@@ -71,6 +72,7 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.TooManySessions]: refused(503),
   [HttpErrorCode.ShuttingDown]: refused(503),
   [HttpErrorCode.NotFound]: refused(404),
+  [HttpErrorCode.OAuthUpstream]: refused(502),
   [HttpErrorCode.Internal]: { status: 500, rpcCode: ErrorCode.InternalError },
 };
 

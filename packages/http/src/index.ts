@@ -17,3 +17,6 @@ export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';
 export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';
 export { closeSseStream } from './streamable/close-sse-stream.js';
+export { OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
+export type { OAuthProxyOptions, OAuthProxyUpstream, OAuthUpstreamTokens } from './oauth-proxy/oauth-proxy-options.interface.js';
+export { MemoryOAuthProxyStore, type MemoryOAuthProxyStoreOptions, type OAuthProxyStore, type OAuthRecordKind } from './oauth-proxy/oauth-proxy-store.js';
