@@ -13,7 +13,8 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Context, createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
-import { createMcpExpressApp, type McpExpressApp, type OAuthProxy, type OAuthProxyPrincipal } from '@typemcp/http';
+import { createMcpExpressApp, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal } from '@typemcp/http';
+import express from 'express';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Browser, formOf, loginAndConsent, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
 
@@ -87,7 +88,7 @@ interface World {
   errors: unknown[];
 }
 
-async function startWorld(signingKey?: JWK): Promise<World> {
+async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_secret): Promise<World> {
   getMetadataStorage().reset();
   @McpService()
   class Account {
@@ -116,9 +117,8 @@ async function startWorld(signingKey?: JWK): Promise<World> {
       baseUrl: base,
       upstream: {
         issuer: upstream.issuer,
-        ...PROXY_CLIENT,
         clientId: PROXY_CLIENT.client_id,
-        clientSecret: PROXY_CLIENT.client_secret,
+        clientSecret,
         scopes: ['openid', 'email'],
       },
       scopes: ['notes:read', 'notes:write'],
@@ -548,5 +548,130 @@ describe('OAuth proxy refusals', () => {
     const jwks = (await (await fetch(`${w.base}/oauth/jwks`)).json()) as { keys: Record<string, unknown>[] };
     expect(jwks.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })]);
     expect(jwks.keys[0].d).toBeUndefined();
+  });
+});
+
+describe('OAuth proxy: upstream failures, cookies on https, options', () => {
+  it('answers the client with server_error when the upstream refuses the code exchange, and reports it without the secret', async () => {
+    const w = await startWorld(undefined, 'a-wrong-secret-for-the-upstream');
+    try {
+      const clientId = (await register(w, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).body.client_id as string;
+      const url = new URL(`${w.base}/oauth/authorize`);
+      for (const [k, v] of Object.entries({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        state: 'st-9',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      })) {
+        url.searchParams.set(k, v);
+      }
+      const back = await approveInBrowser(w, new Browser(), url.toString());
+      expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code')]).toEqual(['server_error', 'st-9', null]);
+      expect(w.errors).toHaveLength(1);
+      const reported = w.errors[0] as Error & { code: string };
+      expect(reported.code).toBe('TYPEMCP_HTTP_OAUTH_UPSTREAM');
+      expect(reported.message).toMatch(/upstream answered 401 invalid_client/);
+      expect(reported.message).not.toContain('a-wrong-secret');
+    } finally {
+      await stopWorld(w);
+    }
+  });
+
+  it('on https, its cookies carry the __Host- prefix, Secure, HttpOnly and SameSite=Lax, and consent is bound to the client id', async () => {
+    const origin = 'https://mcp.example.test';
+    const proxy = new OAuthProxy({
+      baseUrl: origin,
+      upstream: {
+        authorizationEndpoint: 'https://idp.example.test/authorize',
+        tokenEndpoint: 'https://idp.example.test/token',
+        clientId: 'proxy',
+        clientSecret: 's',
+      },
+    });
+    const app = express().use(proxy.router);
+    const server = createHttpServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const here = (url: string) => url.replace(origin, local);
+    try {
+      const reg = await fetch(`${local}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['https://app.example.test/cb'], token_endpoint_auth_method: 'none' }),
+      });
+      const clientId = ((await reg.json()) as { client_id: string }).client_id;
+      const q = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: 'https://app.example.test/cb',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+      });
+      const authorize = await fetch(`${local}/oauth/authorize?${q.toString()}`, { redirect: 'manual' });
+      expect(authorize.headers.getSetCookie()).toEqual([]);
+      const consent = await fetch(here(authorize.headers.get('location')!));
+      const [csrfCookie] = consent.headers.getSetCookie();
+      expect(csrfCookie).toMatch(/^__Host-typemcp_oauth_csrf=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+      expect(consent.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const { action, fields } = formOf(await consent.text(), origin);
+      const approve = await fetch(here(action), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin, cookie: csrfCookie.split(';')[0] },
+        body: new URLSearchParams({ ...fields, decision: 'approve' }),
+      });
+      expect(approve.status).toBe(303);
+      expect(approve.headers.get('location')!.startsWith('https://idp.example.test/authorize?')).toBe(true);
+      const cookies = approve.headers.getSetCookie();
+      for (const name of ['__Host-typemcp_oauth_browser', '__Host-typemcp_oauth_txn']) {
+        const cookie = cookies.find((c) => c.startsWith(`${name}=`));
+        expect(cookie).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+      }
+      const browserCookie = cookies.find((c) => c.startsWith('__Host-typemcp_oauth_browser='))!.split(';')[0];
+      // The remembered consent is for this client only.
+      const again = await fetch(`${local}/oauth/authorize?${q.toString()}`, { redirect: 'manual', headers: { cookie: browserCookie } });
+      expect(again.headers.get('location')!.startsWith('https://idp.example.test/authorize?')).toBe(true);
+      const otherId = (
+        (await (
+          await fetch(`${local}/oauth/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ redirect_uris: ['https://app.example.test/cb'], token_endpoint_auth_method: 'none' }),
+          })
+        ).json()) as { client_id: string }
+      ).client_id;
+      q.set('client_id', otherId);
+      const other = await fetch(`${local}/oauth/authorize?${q.toString()}`, { redirect: 'manual', headers: { cookie: browserCookie } });
+      expect(other.headers.get('location')!.startsWith(`${origin}/oauth/consent?`)).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it.each([
+    ['no upstream', { baseUrl: 'https://a.example' }, 'oauthProxy.upstream'],
+    ['a baseUrl with a path', { baseUrl: 'https://a.example/mcp', upstream: { issuer: 'https://idp.example', clientId: 'c' } }, 'oauthProxy.baseUrl'],
+    ['no client id', { baseUrl: 'https://a.example', upstream: { issuer: 'https://idp.example' } }, 'oauthProxy.upstream.clientId'],
+    [
+      'neither endpoints nor issuer',
+      { baseUrl: 'https://a.example', upstream: { clientId: 'c', tokenEndpoint: 'https://idp.example/token' } },
+      'oauthProxy.upstream',
+    ],
+    [
+      'a scope with a space',
+      { baseUrl: 'https://a.example', upstream: { issuer: 'https://idp.example', clientId: 'c' }, scopes: ['a b'] },
+      'oauthProxy.scopes',
+    ],
+    [
+      'a store without take',
+      { baseUrl: 'https://a.example', upstream: { issuer: 'https://idp.example', clientId: 'c' }, store: { get() {}, set() {}, delete() {} } },
+      'oauthProxy.store',
+    ],
+  ])('refuses %s at construction, naming the option', (_what, options, option) => {
+    expect(() => createMcpExpressApp(createServer({ name: 'x', version: '1' }), { oauthProxy: options as never })).toThrow(
+      expect.objectContaining({ code: 'TYPEMCP_ERR_INVALID_OPTION', option }),
+    );
   });
 });

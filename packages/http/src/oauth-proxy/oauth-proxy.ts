@@ -52,9 +52,6 @@ export const OAUTH_PROXY_PATHS = {
 
 const PENDING_TTL_MS = 10 * 60_000;
 const CODE_TTL_MS = 60_000;
-const TXN_COOKIE = 'typemcp_oauth_txn';
-const BROWSER_COOKIE = 'typemcp_oauth_browser';
-const CSRF_COOKIE = 'typemcp_oauth_csrf';
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 const MAX_UPSTREAM_BYTES = 64 * 1024;
@@ -127,6 +124,8 @@ export class OAuthProxy {
   private readonly keys: Promise<{ privateKey: JoseKey; publicJwk: JWK }>;
   private upstreamEndpoints?: Promise<{ authorization: string; token: string; issuer?: string }>;
   private readonly secure: boolean;
+  /** Cookie names: `__Host-` on https (Secure, Path=/, no Domain), as MCP's security best practices require. */
+  private readonly cookies: { txn: string; browser: string; csrf: string };
   private readonly ttl: { access: number; refresh: number; consent: number; client: number };
 
   constructor(private readonly options: OAuthProxyOptions) {
@@ -134,6 +133,8 @@ export class OAuthProxy {
     const base = new URL(options.baseUrl);
     this.issuer = base.origin;
     this.secure = base.protocol === 'https:';
+    const prefix = this.secure ? '__Host-' : '';
+    this.cookies = { txn: `${prefix}typemcp_oauth_txn`, browser: `${prefix}typemcp_oauth_browser`, csrf: `${prefix}typemcp_oauth_csrf` };
     this.resource = options.resource ?? `${this.issuer}/mcp`;
     this.scopes = [...(options.scopes ?? [])];
     this.store = options.store ?? new MemoryOAuthProxyStore();
@@ -311,7 +312,7 @@ export class OAuthProxy {
     const txn = random();
     const pending: Pending = { clientId: client.client_id, redirectUri, state, codeChallenge: challenge, scopes, resource: this.resource, csrf: random() };
     await this.store.set('pending', txn, { ...pending }, PENDING_TTL_MS);
-    const browser = cookieOf(req, BROWSER_COOKIE);
+    const browser = cookieOf(req, this.cookies.browser);
     if (browser && this.ttl.consent > 0 && (await this.store.get('consent', `${browser}|${client.client_id}`))) {
       return this.toUpstream(res, txn);
     }
@@ -335,7 +336,7 @@ export class OAuthProxy {
     const client = await this.client(pending.clientId);
     if (!client) return this.page(res, 400, 'Unknown client', 'The application is no longer registered.');
     const csrf = random();
-    res.setHeader('Set-Cookie', this.cookie(CSRF_COOKIE, csrf, PENDING_TTL_MS / 1000, OAUTH_PROXY_PATHS.consent));
+    res.setHeader('Set-Cookie', this.cookie(this.cookies.csrf, csrf, PENDING_TTL_MS / 1000));
     this.htmlHeaders(res);
     res.status(200).send(
       consentPage({
@@ -346,6 +347,8 @@ export class OAuthProxy {
         clientId: client.client_id,
         redirectUri: pending.redirectUri,
         scopes: pending.scopes,
+        upstreamScopes: this.options.upstream.scopes ?? ['openid'],
+        upstream: new URL((await this.endpoints()).authorization).host,
         resource: pending.resource,
       }),
     );
@@ -357,21 +360,21 @@ export class OAuthProxy {
     const [cookieCsrf, pendingCsrf] = (single(body.csrf) ?? '').split('.');
     const origin = req.headers.origin;
     // A consent is the user's own: posted from this page (same origin, the cookie set with the form).
-    const sameBrowser = !!cookieCsrf && safeEqual(cookieOf(req, CSRF_COOKIE) ?? '', cookieCsrf) && (origin === undefined || origin === this.issuer);
+    const sameBrowser = !!cookieCsrf && safeEqual(cookieOf(req, this.cookies.csrf) ?? '', cookieCsrf) && (origin === undefined || origin === this.issuer);
     const pending = txn.length <= 64 ? ((await this.store.get('pending', txn)) as Pending | undefined) : undefined;
     if (!pending || !sameBrowser || !pendingCsrf || !safeEqual(pending.csrf, pendingCsrf)) {
       return this.page(res, 403, 'Consent not accepted', 'The consent form was not submitted from this page. Start again from your application.');
     }
-    res.append('Set-Cookie', this.cookie(CSRF_COOKIE, '', 0, OAUTH_PROXY_PATHS.consent));
+    res.append('Set-Cookie', this.cookie(this.cookies.csrf, '', 0));
     if (body.decision !== 'approve') {
       await this.store.delete('pending', txn);
       return this.redirect(res, pending.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: pending.state });
     }
     if (this.ttl.consent > 0) {
-      let browser = cookieOf(req, BROWSER_COOKIE);
+      let browser = cookieOf(req, this.cookies.browser);
       if (!browser || browser.length > 64) {
         browser = random();
-        res.append('Set-Cookie', this.cookie(BROWSER_COOKIE, browser, this.ttl.consent, '/oauth'));
+        res.append('Set-Cookie', this.cookie(this.cookies.browser, browser, this.ttl.consent));
       }
       await this.store.set('consent', `${browser}|${pending.clientId}`, { at: Date.now() }, this.ttl.consent * 1000);
     }
@@ -396,7 +399,7 @@ export class OAuthProxy {
     url.searchParams.set('state', state);
     url.searchParams.set('code_challenge', sha256(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
-    res.append('Set-Cookie', this.cookie(TXN_COOKIE, txn, PENDING_TTL_MS / 1000, OAUTH_PROXY_PATHS.callback));
+    res.append('Set-Cookie', this.cookie(this.cookies.txn, txn, PENDING_TTL_MS / 1000));
     res.redirect(303, url.toString());
   }
 
@@ -405,7 +408,7 @@ export class OAuthProxy {
     const entry = state.length <= 128 ? await this.store.take('upstream-state', state) : undefined;
     const txn = entry?.txn as string | undefined;
     // The browser that consented must be the one coming back (an upstream link sent to a victim fails here).
-    if (!entry || !txn || !safeEqual(cookieOf(req, TXN_COOKIE) ?? '', txn)) {
+    if (!entry || !txn || !safeEqual(cookieOf(req, this.cookies.txn) ?? '', txn)) {
       return this.page(
         res,
         400,
@@ -413,7 +416,7 @@ export class OAuthProxy {
         'This sign-in was not started in this browser, or it has expired. Start again from your application.',
       );
     }
-    res.append('Set-Cookie', this.cookie(TXN_COOKIE, '', 0, OAUTH_PROXY_PATHS.callback));
+    res.append('Set-Cookie', this.cookie(this.cookies.txn, '', 0));
     const pending = (await this.store.take('pending', txn)) as Pending | undefined;
     if (!pending) return this.page(res, 400, 'This request has expired', 'Start again from your application.');
     const back = (params: Record<string, string | undefined>) => this.redirect(res, pending.redirectUri, { ...params, state: pending.state });
@@ -689,8 +692,8 @@ export class OAuthProxy {
     return { privateKey, publicJwk };
   }
 
-  private cookie(name: string, value: string, maxAgeSeconds: number, path: string): string {
-    return `${name}=${value}; Path=${path}; Max-Age=${Math.floor(maxAgeSeconds)}; HttpOnly; SameSite=Lax${this.secure ? '; Secure' : ''}`;
+  private cookie(name: string, value: string, maxAgeSeconds: number): string {
+    return `${name}=${value}; Path=/; Max-Age=${Math.floor(maxAgeSeconds)}; HttpOnly; SameSite=Lax${this.secure ? '; Secure' : ''}`;
   }
 
   private redirect(res: Response, uri: string, params: Record<string, string | undefined>): void {

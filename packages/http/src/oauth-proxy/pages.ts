@@ -18,17 +18,23 @@ export interface ConsentView {
   clientId: string;
   redirectUri: string;
   scopes: readonly string[];
+  /** What the identity provider will be asked for, and its host. */
+  upstreamScopes: readonly string[];
+  upstream: string;
   resource: string;
 }
 
 export function consentPage(v: ConsentView): string {
   const name = v.clientName ? `<strong>${esc(v.clientName)}</strong> (client <code>${esc(v.clientId)}</code>)` : `client <code>${esc(v.clientId)}</code>`;
-  const scopes = v.scopes.length ? `<p>It asks for: ${v.scopes.map((s) => `<code>${esc(s)}</code>`).join(', ')}</p>` : '';
+  const list = (scopes: readonly string[]) => scopes.map((s) => `<code>${esc(s)}</code>`).join(', ');
+  const scopes = v.scopes.length ? `<p>It asks for: ${list(v.scopes)}</p>` : '';
+  const upstream = `<p>You will sign in at <code>${esc(v.upstream)}</code>, which will be asked for: ${list(v.upstreamScopes) || 'no scope'}.</p>`;
   return layout(
     'Allow access?',
     `<p>The application ${name} wants to use <code>${esc(v.resource)}</code> on your behalf.</p>
 <p>After you sign in, you will be sent back to <code>${esc(v.redirectUri)}</code>. Allow only if you started this from that application and trust it.</p>
 ${scopes}
+${upstream}
 <form method="post" action="${esc(v.action)}">
 <input type="hidden" name="txn" value="${esc(v.txn)}">
 <input type="hidden" name="csrf" value="${esc(v.csrf)}">
