@@ -37,9 +37,9 @@ export function engineOf(server: McpServerLike): ProtocolServer {
 }
 
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
-export function createMcpExpressApp(server: McpServerLike, given: HttpOptions = {}): McpExpressApp {
-  const { options, proxy } = withOAuthProxy(given);
-  const host = new McpHttpHost(engineOf(server), options);
+export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
+  const { options: effective, proxy } = withOAuthProxy(options);
+  const host = new McpHttpHost(engineOf(server), effective);
   const app = express();
   app.disable('x-powered-by');
   if (proxy) app.use(proxy.router);
@@ -56,7 +56,7 @@ export function createMcpExpressApp(server: McpServerLike, given: HttpOptions = 
   if (options.health !== false) {
     app.get('/health', ...before, guarded, (_req, res) => void res.json({ status: 'ok' }));
   }
-  const metadata = options.auth?.protectedResource;
+  const metadata = effective.auth?.protectedResource;
   if (metadata) {
     app.get([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/{*resource}`], ...before, guarded, (req, res) => {
       const origin = originOf(req);

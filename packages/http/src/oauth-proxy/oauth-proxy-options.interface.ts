@@ -10,8 +10,11 @@ import type { OAuthProxyStore } from './oauth-proxy-store.js';
 export interface OAuthProxyUpstream {
   /** The upstream's issuer; its metadata is fetched once when endpoints are not given. */
   issuer?: string;
+  /** The upstream's authorization endpoint (the person's browser is sent there). */
   authorizationEndpoint?: string;
+  /** The upstream's token endpoint (called by the proxy, server to server). */
   tokenEndpoint?: string;
+  /** The client id pre-registered at the upstream for this server. */
   clientId: string;
   /** The pre-registered client's secret (never sent to MCP clients, never logged). */
   clientSecret?: string;
@@ -32,16 +35,23 @@ export interface OAuthProxyUpstream {
 
 /** The upstream's tokens for one grant, kept server-side (never given to MCP clients). @publicApi */
 export interface OAuthUpstreamTokens {
+  /** The upstream's access token (for the server's own calls to the upstream's APIs). */
   readonly access_token: string;
+  /** As the upstream sent it (usually `Bearer`). */
   readonly token_type?: string;
+  /** The upstream's refresh token, when it sent one. */
   readonly refresh_token?: string;
+  /** The upstream's ID token (OpenID Connect). */
   readonly id_token?: string;
+  /** The scopes the upstream granted. */
   readonly scope?: string;
+  /** Seconds the access token lived when issued. */
   readonly expires_in?: number;
+  /** Anything else the upstream's token response held. */
   readonly [key: string]: unknown;
 }
 
-/** @publicApi */
+/** Options of the OAuth proxy (`HttpOptions.oauthProxy`, `new OAuthProxy()`). @publicApi */
 export interface OAuthProxyOptions {
   /** The upstream identity provider and this server's client there. */
   upstream: OAuthProxyUpstream;

@@ -14,15 +14,21 @@ export type OAuthRecordKind = 'client' | 'pending' | 'upstream-state' | 'code' |
  * single-use, and two concurrent redemptions must not both succeed. @publicApi
  */
 export interface OAuthProxyStore {
+  /** The live record, or undefined (absent or expired). */
+  /** See {@link OAuthProxyStore}. */
   get(kind: OAuthRecordKind, key: string): Promise<Record<string, unknown> | undefined>;
   /** Stores `value` under `key` until `ttlMs` from now. */
+  /** See {@link OAuthProxyStore}. */
   set(kind: OAuthRecordKind, key: string, value: Record<string, unknown>, ttlMs: number): Promise<void>;
   /** Gets and deletes in one atomic step. */
+  /** See {@link OAuthProxyStore}. */
   take(kind: OAuthRecordKind, key: string): Promise<Record<string, unknown> | undefined>;
+  /** Removes the record, if any. */
+  /** See {@link OAuthProxyStore}. */
   delete(kind: OAuthRecordKind, key: string): Promise<void>;
 }
 
-/** @publicApi */
+/** Options of {@link MemoryOAuthProxyStore}. @publicApi */
 export interface MemoryOAuthProxyStoreOptions {
   /** Most records of each kind (default 10 000); past it the oldest record of that kind goes. */
   maxEntriesPerKind?: number;
@@ -48,10 +54,12 @@ export class MemoryOAuthProxyStore implements OAuthProxyStore {
     return this.kinds.get(kind)?.size ?? 0;
   }
 
+  /** See {@link OAuthProxyStore}. */
   get(kind: OAuthRecordKind, key: string): Promise<Record<string, unknown> | undefined> {
     return Promise.resolve(this.live(kind, key)?.value);
   }
 
+  /** See {@link OAuthProxyStore}. */
   set(kind: OAuthRecordKind, key: string, value: Record<string, unknown>, ttlMs: number): Promise<void> {
     let map = this.kinds.get(kind);
     if (!map) this.kinds.set(kind, (map = new Map<string, Entry>()));
@@ -61,12 +69,14 @@ export class MemoryOAuthProxyStore implements OAuthProxyStore {
     return Promise.resolve();
   }
 
+  /** See {@link OAuthProxyStore}. */
   take(kind: OAuthRecordKind, key: string): Promise<Record<string, unknown> | undefined> {
     const entry = this.live(kind, key);
     if (entry) this.kinds.get(kind)!.delete(key);
     return Promise.resolve(entry?.value);
   }
 
+  /** See {@link OAuthProxyStore}. */
   delete(kind: OAuthRecordKind, key: string): Promise<void> {
     this.kinds.get(kind)?.delete(key);
     return Promise.resolve();

@@ -21,7 +21,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { CryptoKey as JoseKey, JWK } from 'jose';
-import { HttpErrorCode } from '../errors.js';
+import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
+import { HttpTransportError } from '../errors/http-transport.error.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
 import { MemoryOAuthProxyStore, type OAuthProxyStore } from './oauth-proxy-store.js';
@@ -34,6 +35,7 @@ export interface OAuthProxyPrincipal {
   readonly subject: string;
   /** The MCP client the token was issued to. */
   readonly clientId: string;
+  /** The scopes the token carries. */
   readonly scopes: readonly string[];
   /** The token's claims. */
   readonly claims: Readonly<Record<string, unknown>>;
@@ -723,8 +725,8 @@ export class OAuthProxy {
   }
 
   /** To `onError` (default: one line on stderr), with a TYPEMCP code; messages never carry a token or secret. */
-  private report(error: unknown, where: string, code: string = HttpErrorCode.Internal): void {
-    const failure = Object.assign(new Error(`${code}: ${(error as Error)?.message ?? String(error)}`), { code, cause: error });
+  private report(error: unknown, where: string, code: HttpErrorCodeValue = HttpErrorCode.Internal): void {
+    const failure = new HttpTransportError(code, `${code}: ${error instanceof Error ? error.message : String(error)}`);
     try {
       (this.options.onError ?? ((e: unknown, w: string) => process.stderr.write(`[typemcp] ${w}: ${(e as Error).message}\n`)))(failure, where);
     } catch {
