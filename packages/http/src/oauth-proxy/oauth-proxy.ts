@@ -146,6 +146,7 @@ export class OAuthProxy {
       consent: options.consentTtlSeconds ?? 30 * 86_400,
       client: options.clientTtlSeconds ?? 90 * 86_400,
     };
+    this.jose.catch(() => undefined); // awaited where used; a failed load must not be an unhandled rejection
     this.keys = this.loadKeys();
     this.keys.catch(() => undefined);
     this.router = this.routes();
@@ -350,7 +351,8 @@ export class OAuthProxy {
         redirectUri: pending.redirectUri,
         scopes: pending.scopes,
         upstreamScopes: this.options.upstream.scopes ?? ['openid'],
-        upstream: new URL((await this.endpoints()).authorization).host,
+        // Named from the configuration: showing the page never calls the upstream.
+        upstream: new URL(this.options.upstream.authorizationEndpoint ?? this.options.upstream.issuer!).host,
         resource: pending.resource,
       }),
     );
