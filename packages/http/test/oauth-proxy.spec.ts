@@ -445,6 +445,52 @@ describe('OAuth proxy refusals', () => {
     });
   });
 
+  it('keeps a session across a token refresh (same user and client), and refuses it to another client of the same user', async () => {
+    const { verifier, challenge } = pkce();
+    const first = await tokenRequest(w, {
+      grant_type: 'authorization_code',
+      code: await codeFor(challenge),
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
+    const headers = (token: string, session?: string) => ({
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+    });
+    const init = await fetch(w.mcpUrl, {
+      method: 'POST',
+      headers: headers(first.body.access_token as string),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    expect(session).toEqual(expect.any(String));
+    const refreshed = await tokenRequest(w, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, client_id: clientId });
+    expect(refreshed.body.access_token).not.toBe(first.body.access_token);
+    const ping = (token: string) =>
+      fetch(w.mcpUrl, { method: 'POST', headers: headers(token, session), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    expect((await ping(refreshed.body.access_token as string)).status).toBe(200);
+
+    const other = (await register(w, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' })).body.client_id as string;
+    const back = await approveInBrowser(w, new Browser(), authorizeUrl({ client_id: other, code_challenge: challenge }));
+    const otherToken = await tokenRequest(w, {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: other,
+    });
+    expect((await w.proxy.verify(otherToken.body.access_token as string))?.subject).toBe('alice');
+    expect((await ping(otherToken.body.access_token as string)).status).toBe(404);
+  });
+
   it('authenticates confidential clients at the token endpoint', async () => {
     const conf = (await register(w, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' })).body;
     const bad = await tokenRequest(w, { grant_type: 'authorization_code', code: 'x', client_id: conf.client_id as string, client_secret: 'wrong' });

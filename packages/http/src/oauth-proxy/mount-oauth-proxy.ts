@@ -34,6 +34,6 @@ export function withOAuthProxy(options: HttpOptions): { options: HttpOptions; pr
         ...(auth.resourceMetadataUrl ? { resourceMetadataUrl: auth.resourceMetadataUrl } : {}),
         protectedResource: { ...document, ...auth.protectedResource },
       }
-    : { verify: proxy.verify, protectedResource: document };
+    : { verify: proxy.verify, samePrincipal: proxy.samePrincipal, protectedResource: document };
   return { options: { ...options, auth: merged }, proxy };
 }

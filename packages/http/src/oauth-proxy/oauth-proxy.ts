@@ -176,6 +176,16 @@ export class OAuthProxy {
   };
 
   /**
+   * Whether two principals of {@link OAuthProxy.verify} are the same: same user, same client. A
+   * session survives its token's refresh (the claims `iat`, `exp`, `jti` change). Use it as `auth.samePrincipal`.
+   */
+  readonly samePrincipal = (a: unknown, b: unknown): boolean => {
+    const x = a as Partial<OAuthProxyPrincipal> | undefined;
+    const y = b as Partial<OAuthProxyPrincipal> | undefined;
+    return !!x && !!y && typeof x.subject === 'string' && x.subject === y.subject && x.clientId === y.clientId;
+  };
+
+  /**
    * The upstream's tokens behind one of the proxy's principals, for the server's own calls to the
    * upstream's APIs (never to be handed to the client). Undefined when the grant is gone.
    */
