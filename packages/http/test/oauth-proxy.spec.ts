@@ -358,6 +358,14 @@ describe('OAuth proxy refusals', () => {
     }
   });
 
+  it('refuses a redirect_uri sent twice with an error page, and another parameter sent twice with invalid_request', async () => {
+    const twice = `${authorizeUrl({ code_challenge: pkce().challenge })}&redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}`;
+    const page = await fetch(twice, { redirect: 'manual' });
+    expect([page.status, page.headers.get('location')]).toEqual([400, null]);
+    const res = await fetch(`${authorizeUrl({ code_challenge: pkce().challenge })}&scope=notes:read&scope=notes:write`, { redirect: 'manual' });
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+  });
+
   it.each([
     ['no code_challenge (PKCE required)', { code_challenge: undefined }, 'invalid_request'],
     ['code_challenge_method=plain', { code_challenge: pkce().verifier, code_challenge_method: 'plain' }, 'invalid_request'],

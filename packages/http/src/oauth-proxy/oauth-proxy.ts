@@ -234,7 +234,8 @@ export class OAuthProxy {
         handler(req, res).catch((error: unknown) => this.fail(res, error, where));
       };
 
-    router.all([OAUTH_PROXY_PATHS.metadata, `${OAUTH_PROXY_PATHS.metadata}/{*path}`], open, (req, res) => {
+    // At the root only: the issuer has no path, so no path-inserted variant may claim it (RFC 8414 §3.3).
+    router.all(OAUTH_PROXY_PATHS.metadata, open, (req, res) => {
       if (req.method !== 'GET') return void res.status(405).set('Allow', 'GET').end();
       res.set('Cache-Control', 'public, max-age=300').json(this.metadata());
     });
@@ -299,6 +300,10 @@ export class OAuthProxy {
 
   private readonly authorize = async (req: Request, res: Response): Promise<void> => {
     const q = req.query;
+    // A parameter sent twice is refused (RFC 6749 §3.1), never read as absent.
+    if (Array.isArray(q.client_id) || Array.isArray(q.redirect_uri)) {
+      return this.page(res, 400, 'Invalid request', 'The application sent client_id or redirect_uri more than once. Nothing was sent to it.');
+    }
     const client = await this.client(single(q.client_id));
     if (!client) return this.page(res, 400, 'Unknown client', 'The application that sent you here is not registered with this server.');
     const requested = single(q.redirect_uri);
@@ -310,6 +315,9 @@ export class OAuthProxy {
     const state = single(q.state);
     const back = (error: string, description: string) => this.redirect(res, redirectUri, { error, error_description: description, state });
     if (state !== undefined && state.length > 2048) return back('invalid_request', 'state is too long');
+    for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope']) {
+      if (Array.isArray(q[name])) return back('invalid_request', `${name} was sent more than once`);
+    }
     if (single(q.response_type) !== 'code') return back('unsupported_response_type', 'Only response_type=code is supported');
     const challenge = single(q.code_challenge);
     const method = single(q.code_challenge_method);
