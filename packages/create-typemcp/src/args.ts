@@ -1,6 +1,6 @@
 /** Command-line flags of create-typemcp (commander). */
 import { Command, CommanderError, Option } from 'commander';
-import { TEMPLATES, TRANSPORTS, type Template, type Transport } from './options.js';
+import { AUTHS, TEMPLATES, TRANSPORTS, type Auth, type Template, type Transport } from './options.js';
 
 /** The flags as given: anything absent is asked for (or defaulted with `--yes` or without a terminal). */
 export interface Flags {
@@ -8,6 +8,7 @@ export interface Flags {
   name?: string;
   transport?: Transport;
   template?: Template;
+  auth?: Auth;
   install?: boolean;
   git?: boolean;
   from?: string;
@@ -24,6 +25,7 @@ export function createProgram(version: string): Command {
     .description('Create a TypeMCP server project: a service with DTOs, tests, and scripts to develop, build and run it.')
     .argument('[directory]', 'where to create the project (also its package and server name)')
     .addOption(new Option('--transport <transport>', 'how clients connect: stdio, http, or both (stdio unless --transport http)').choices(TRANSPORTS))
+    .addOption(new Option('--auth <auth>', 'protect the HTTP server: none, or proxy (an OAuth proxy in front of your identity provider)').choices(AUTHS))
     .addOption(new Option('--template <template>', 'example (a tool, a resource and a prompt) or blank (one tool)').choices(TEMPLATES))
     .option('--name <name>', 'package and server name (default: the directory name)')
     .option('--install', 'run npm install (default)')
@@ -37,7 +39,7 @@ export function createProgram(version: string): Command {
     .addHelpText(
       'after',
       '\nWithout a terminal (CI, pipes), nothing is asked: missing answers take their defaults\n' +
-        '(my-mcp-server, --transport stdio, --template example, --install, --git).\n\n' +
+        '(my-mcp-server, --transport stdio, --template example, --auth none, --install, --git).\n\n' +
         'Examples:\n  npm create typemcp@latest my-server\n  npx create-typemcp my-server --transport http --template blank --no-git --yes',
     );
 }
@@ -56,7 +58,7 @@ export function parseFlags(argv: string[], version: string): ParsedArgs {
   }
   const o = program.opts<Omit<Flags, 'directory'>>();
   const flags: Flags = { directory: program.args[0], yes: Boolean(o.yes) };
-  for (const key of ['name', 'transport', 'template', 'install', 'git', 'from'] as const) {
+  for (const key of ['name', 'transport', 'template', 'auth', 'install', 'git', 'from'] as const) {
     if (o[key] !== undefined) Object.assign(flags, { [key]: o[key] });
   }
   return { kind: 'run', flags };

@@ -6,7 +6,7 @@ export { parseFlags, type Flags, type ParsedArgs } from './args.js';
 export { clientConfigs, type ClientConfigs } from './client-config.js';
 export { createProject, type CreatedProject } from './create-project.js';
 export { nextSteps } from './next-steps.js';
-export { DEFAULTS, TEMPLATES, TRANSPORTS, type ProjectOptions, type Template, type Transport } from './options.js';
+export { AUTHS, DEFAULTS, TEMPLATES, TRANSPORTS, type Auth, type ProjectOptions, type Template, type Transport } from './options.js';
 export { buildPackageJson, type GeneratedPackageJson, type PackageSources, type TypeMcpPackage } from './package-json.js';
 export type { Output } from './progress.js';
 export { CancelledError, resolveOptions, withDefaults } from './questions.js';

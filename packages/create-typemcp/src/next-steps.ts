@@ -35,6 +35,9 @@ export function nextSteps(options: ProjectOptions, cwd: string = process.cwd()):
   if (configs.url) {
     const start = options.transport === 'both' ? 'npm run start:http' : 'npm start';
     lines.push(`Over HTTP: \`${start}\` serves ${configs.url}`, '');
+    if (options.auth === 'proxy') {
+      lines.push('Protected with OAuth: set OAUTH_ISSUER, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET (`npm run idp` starts a local provider; see README.md).', '');
+    }
   }
   const target = options.transport === 'http' ? ` --url ${configs.url}` : '';
   const when = options.transport === 'http' ? 'after `npm run build`, with `npm start` running in another terminal' : 'after `npm run build`';

@@ -6,6 +6,16 @@ export type Transport = 'stdio' | 'http' | 'both';
 /** `example`: a service with a tool, a resource and a prompt; `blank`: one minimal tool. */
 export type Template = 'example' | 'blank';
 
+/**
+ * How the HTTP server is protected. `none`: open (bind it to loopback); `proxy`: @typemcp/http's
+ * OAuth proxy in front of an identity provider (GitHub, Google, Entra, any OpenID provider), set
+ * from environment variables.
+ */
+export type Auth = 'none' | 'proxy';
+
+/** The protections a user may choose, in the order they are offered. */
+export const AUTHS: readonly Auth[] = ['none', 'proxy'];
+
 /** The transports a user may choose, in the order they are offered. */
 export const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'both'];
 
@@ -20,6 +30,8 @@ export interface ProjectOptions {
   name: string;
   transport: Transport;
   template: Template;
+  /** How the HTTP server is protected (`none` for stdio). */
+  auth: Auth;
   /** Run `npm install` in the new project. */
   install: boolean;
   /** Run `git init` and make a first commit (skipped inside an existing git work tree). */
@@ -36,6 +48,7 @@ export const DEFAULTS = {
   directory: 'my-mcp-server',
   transport: 'stdio',
   template: 'example',
+  auth: 'none',
   install: true,
   git: true,
 } as const satisfies Partial<ProjectOptions>;

@@ -1,6 +1,6 @@
 /** The generated project's package.json. */
 import type { ProjectOptions } from './options.js';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS } from './versions.js';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
 export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'testing' | 'cli';
@@ -26,7 +26,7 @@ function sorted(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function scriptsFor(transport: ProjectOptions['transport']): Record<string, string> {
+function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions['auth']): Record<string, string> {
   const scripts: Record<string, string> = {
     dev: 'typemcp dev',
     build: 'tsc -p tsconfig.build.json',
@@ -38,6 +38,7 @@ function scriptsFor(transport: ProjectOptions['transport']): Record<string, stri
     scripts['dev:http'] = 'typemcp dev src/main.ts --transport http';
     scripts['start:http'] = 'node dist/main.js --transport http';
   }
+  if (auth === 'proxy') scripts.idp = 'node scripts/dev-idp.mjs';
   return scripts;
 }
 
@@ -45,7 +46,11 @@ function scriptsFor(transport: ProjectOptions['transport']): Record<string, stri
  * The package.json of a new project. With `file:` sources (from `--from`), `overrides` make the
  * @typemcp/* packages' own dependencies on each other use the same tarballs.
  */
-export function buildPackageJson(options: Pick<ProjectOptions, 'name' | 'transport'>, sources: PackageSources): GeneratedPackageJson {
+export function buildPackageJson(
+  options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth'>>,
+  sources: PackageSources,
+): GeneratedPackageJson {
+  const auth = options.auth ?? 'none';
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
   const pkg: GeneratedPackageJson = {
@@ -54,10 +59,15 @@ export function buildPackageJson(options: Pick<ProjectOptions, 'name' | 'transpo
     private: true,
     description: 'An MCP server built with TypeMCP',
     main: 'dist/main.js',
-    scripts: scriptsFor(options.transport),
+    scripts: scriptsFor(options.transport, auth),
     engines: { node: '>=20.19' },
     dependencies: sorted(dependencies),
-    devDependencies: sorted({ ...DEV_DEPENDENCY_VERSIONS, '@typemcp/cli': sources.cli, '@typemcp/testing': sources.testing }),
+    devDependencies: sorted({
+      ...DEV_DEPENDENCY_VERSIONS,
+      ...(auth === 'proxy' ? PROXY_DEV_DEPENDENCY_VERSIONS : {}),
+      '@typemcp/cli': sources.cli,
+      '@typemcp/testing': sources.testing,
+    }),
   };
   if (Object.values(sources).some((s) => s.startsWith('file:'))) {
     pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));

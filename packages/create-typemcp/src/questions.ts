@@ -2,7 +2,7 @@
  * Turns flags into complete options: asks for what is missing on a terminal (@clack/prompts),
  * or takes the defaults with `--yes` or without a terminal (CI, pipes).
  */
-import { DEFAULTS, TEMPLATES, TRANSPORTS, type ProjectOptions, type Template, type Transport } from './options.js';
+import { AUTHS, DEFAULTS, TEMPLATES, TRANSPORTS, type Auth, type ProjectOptions, type Template, type Transport } from './options.js';
 import type { Flags } from './args.js';
 import { invalidPackageName, packageNameFrom } from './names.js';
 
@@ -24,11 +24,15 @@ export function withDefaults(flags: Flags): ProjectOptions {
   const name = flags.name ?? packageNameFrom(directory);
   const problem = invalidPackageName(name);
   if (problem) throw new Error(`${problem} (give one with --name)`);
+  const transport = flags.transport ?? DEFAULTS.transport;
+  const auth = flags.auth ?? DEFAULTS.auth;
+  if (auth !== 'none' && transport === 'stdio') throw new Error(`--auth ${auth} protects an HTTP server: add --transport http (or both)`);
   return {
     directory,
     name,
-    transport: flags.transport ?? DEFAULTS.transport,
+    transport,
     template: flags.template ?? DEFAULTS.template,
+    auth,
     install: flags.install ?? DEFAULTS.install,
     git: flags.git ?? DEFAULTS.git,
     ...(flags.from ? { from: flags.from } : {}),
@@ -39,6 +43,11 @@ const TRANSPORT_LABELS: Record<Transport, string> = {
   stdio: 'stdio: the client starts the server (Claude Desktop, VS Code, Cursor...)',
   http: 'Streamable HTTP: you run the server, clients connect to a URL',
   both: 'both: stdio by default, --transport http to switch',
+};
+
+const AUTH_LABELS: Record<Auth, string> = {
+  none: 'no: anyone who reaches the URL may call it (keep it on 127.0.0.1)',
+  proxy: 'OAuth: sign-in through your identity provider (GitHub, Google, Entra, any OpenID provider), with an OAuth proxy',
 };
 
 const TEMPLATE_LABELS: Record<Template, string> = {
@@ -75,6 +84,17 @@ export async function ask(flags: Flags): Promise<ProjectOptions> {
         options: TRANSPORTS.map((value) => ({ value, label: TRANSPORT_LABELS[value] })),
       }),
     );
+  const auth =
+    flags.auth ??
+    (transport === 'stdio'
+      ? 'none'
+      : answer(
+          await clack.select<Auth>({
+            message: 'Protect the HTTP server?',
+            initialValue: DEFAULTS.auth,
+            options: AUTHS.map((value) => ({ value, label: AUTH_LABELS[value] })),
+          }),
+        ));
   const template =
     flags.template ??
     answer(
@@ -86,7 +106,7 @@ export async function ask(flags: Flags): Promise<ProjectOptions> {
     );
   const install = flags.install ?? answer(await clack.confirm({ message: 'Install dependencies (npm install)?', initialValue: DEFAULTS.install }));
   const git = flags.git ?? answer(await clack.confirm({ message: 'Initialise a git repository?', initialValue: DEFAULTS.git }));
-  return withDefaults({ ...flags, directory, transport, template, install, git });
+  return withDefaults({ ...flags, directory, transport, template, auth, install, git });
 }
 
 /** Options from flags: asked for on a terminal unless `--yes`, defaulted otherwise. */

@@ -73,8 +73,43 @@ function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): str
   ].join('\n');
 }
 
+function oauth(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
+  const start = options.transport === 'both' ? 'npm run start:http' : 'npm start';
+  return `## Protected with OAuth
+
+Over HTTP, every request needs a bearer token. MCP clients get one by signing their user in: the
+server is an OAuth proxy (\`@typemcp/http\`) in front of your identity provider. It registers MCP
+clients itself (RFC 7591), shows its own consent page for each one, sends the user to the
+provider, and gives the client its own tokens for this server. \`src/auth.ts\` reads:
+
+| Variable | What |
+| --- | --- |
+| \`OAUTH_ISSUER\` | The provider's issuer URL (its endpoints are discovered). |
+| \`OAUTH_CLIENT_ID\`, \`OAUTH_CLIENT_SECRET\` | The client you registered at the provider for this server, with the redirect URI \`<PUBLIC_URL>/oauth/callback\`. |
+| \`OAUTH_SCOPES\` | What to ask the provider for (default \`openid\`). |
+| \`MCP_SCOPES\` | The scopes this server's tokens may carry (default none). |
+| \`PUBLIC_URL\` | Where clients reach the server (default \`http://127.0.0.1:3000\`); https in production. |
+
+### Try it locally
+
+\`npm run idp\` starts a local OpenID provider on http://127.0.0.1:9000 (sign in with any name and
+password; registration off, like GitHub or Google) with a client registered for this server. In
+another terminal:
+
+\`\`\`bash
+npm run build
+OAUTH_ISSUER=http://127.0.0.1:9000 OAUTH_CLIENT_ID=${options.name}-dev OAUTH_CLIENT_SECRET=dev-secret-not-for-production ${start}
+\`\`\`
+
+Then connect an MCP client that supports OAuth to \`${DEFAULT_HTTP_URL}\`, for instance the MCP
+Inspector (\`npx @modelcontextprotocol/inspector\`, transport "Streamable HTTP"): it registers,
+you approve it on the server's consent page, sign in at the local provider, approve again there,
+and the client is connected. \`test/auth.spec.ts\` checks the protection without a provider.
+`;
+}
+
 /** README.md of a new project. */
-export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'>): string {
+export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'> & Partial<Pick<ProjectOptions, 'auth'>>): string {
   const url = options.transport === 'http' ? ` --url ${DEFAULT_HTTP_URL}` : '';
   const transport = { stdio: 'stdio', http: 'Streamable HTTP', both: 'stdio (or Streamable HTTP with `--transport http`)' }[options.transport];
   return `# ${options.name}
@@ -109,7 +144,7 @@ Each command writes code that compiles and a test that passes; edit both to do t
 ${connect(options)}
 
 ${devWithClient(options)}
-
+${options.auth === 'proxy' ? `\n${oauth(options)}` : ''}
 ## Try it from a terminal
 
 \`\`\`bash

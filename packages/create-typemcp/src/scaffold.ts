@@ -32,16 +32,40 @@ export function writeFile(file: string, content: string): void {
   writeFileSync(file, content);
 }
 
+const LISTEN_HTTP = "listen({ transport: 'http', port, host";
+const IMPORT_SERVER = "import { createAppServer } from './server.js';\n";
+
+/** The HTTP entry point, protected by the OAuth proxy configured from the environment (src/auth.ts). */
+function withOAuthProxy(entry: string): string {
+  if (!entry.includes(LISTEN_HTTP) || !entry.includes(IMPORT_SERVER)) throw new Error('templates/main: the HTTP listen() call or the server import changed');
+  const protectedEntry = entry
+    .replace(IMPORT_SERVER, `import { oauthProxyFromEnv } from './auth.js';\n${IMPORT_SERVER}`)
+    .replace(/listen\(\{ transport: 'http', port, host(: values\.host)? \}\)/, (_m, hostValue: string | undefined) => {
+      const h = hostValue ? 'values.host' : 'host';
+      return `listen({ transport: 'http', port, host${hostValue ?? ''}, oauthProxy: oauthProxyFromEnv(port, ${h}) })`;
+    });
+  if (!protectedEntry.includes('oauthProxy: oauthProxyFromEnv(')) throw new Error('templates/main: the HTTP listen() call changed');
+  return protectedEntry;
+}
+
 /**
  * Copies the common files, the chosen template and the entry point for the chosen transport
  * into `projectDir`, replacing `{{name}}`. Returns the files written, relative to `projectDir`.
  */
-export function scaffold(projectDir: string, options: Pick<ProjectOptions, 'name' | 'template' | 'transport'>): string[] {
+export function scaffold(
+  projectDir: string,
+  options: Pick<ProjectOptions, 'name' | 'template' | 'transport'> & Partial<Pick<ProjectOptions, 'auth'>>,
+): string[] {
   const written: string[] = [];
   copyTree(path.join(TEMPLATES_DIR, 'common'), projectDir, options, written, projectDir);
   copyTree(path.join(TEMPLATES_DIR, options.template), projectDir, options, written, projectDir);
+  let entry = fill(readFileSync(path.join(TEMPLATES_DIR, 'main', `${options.transport}.ts`), 'utf8'), options);
+  if (options.auth === 'proxy') {
+    copyTree(path.join(TEMPLATES_DIR, 'auth-proxy'), projectDir, options, written, projectDir);
+    entry = withOAuthProxy(entry);
+  }
   const main = path.join(projectDir, 'src', 'main.ts');
-  writeFile(main, fill(readFileSync(path.join(TEMPLATES_DIR, 'main', `${options.transport}.ts`), 'utf8'), options));
+  writeFile(main, entry);
   written.push(path.relative(projectDir, main));
   return written.sort();
 }

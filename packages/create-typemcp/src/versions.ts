@@ -20,6 +20,11 @@ export const DEV_DEPENDENCY_VERSIONS = {
   typescript: '6.0.3',
 } as const;
 
+/** Development dependencies of a project protected by the OAuth proxy: a local identity provider to try it (`npm run idp`). */
+export const PROXY_DEV_DEPENDENCY_VERSIONS = {
+  'oidc-provider': '9.13.3',
+} as const;
+
 /** The version of this generator, which is also the version of the @typemcp/* packages it uses. */
 export function generatorVersion(): string {
   return (require('../package.json') as { version: string }).version;

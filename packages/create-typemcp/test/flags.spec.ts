@@ -16,6 +16,7 @@ describe('parseFlags', () => {
       flags: { directory: 'srv', transport: 'http', template: 'blank', install: false, git: true, from: '../typemcp', name: 'my-srv', yes: true },
     });
     expect(parse('--install', '--no-git')).toEqual({ kind: 'run', flags: { install: true, git: false, yes: false } });
+    expect(parse('--transport', 'http', '--auth', 'proxy')).toEqual({ kind: 'run', flags: { transport: 'http', auth: 'proxy', yes: false } });
   });
 
   it('refuses an unknown transport or template and an unknown flag', () => {
@@ -25,13 +26,18 @@ describe('parseFlags', () => {
       output: "error: option '--transport <transport>' argument 'websocket' is invalid. Allowed choices are stdio, http, both.\n",
     });
     expect(parse('--template', 'huge')).toMatchObject({ kind: 'exit', code: 1 });
+    expect(parse('--auth', 'basic')).toEqual({
+      kind: 'exit',
+      code: 1,
+      output: "error: option '--auth <auth>' argument 'basic' is invalid. Allowed choices are none, proxy.\n",
+    });
     expect(parse('--frobnicate')).toMatchObject({ kind: 'exit', code: 1, output: "error: unknown option '--frobnicate'\n" });
   });
 
   it('prints help and version, exit code 0', () => {
     const help = parse('--help');
     expect(help).toMatchObject({ kind: 'exit', code: 0 });
-    for (const flag of ['--transport <transport>', '--template <template>', '--no-install', '--no-git', '--from <checkout>', '-y, --yes']) {
+    for (const flag of ['--transport <transport>', '--auth <auth>', '--template <template>', '--no-install', '--no-git', '--from <checkout>', '-y, --yes']) {
       expect((help as { output: string }).output).toContain(flag);
     }
     expect(parse('--version')).toEqual({ kind: 'exit', code: 0, output: '9.9.9\n' });
@@ -40,7 +46,7 @@ describe('parseFlags', () => {
 
 describe('defaults', () => {
   it('fills every answer without asking', async () => {
-    const expected = { directory: 'my-mcp-server', name: 'my-mcp-server', transport: 'stdio', template: 'example', install: true, git: true };
+    const expected = { directory: 'my-mcp-server', name: 'my-mcp-server', transport: 'stdio', template: 'example', auth: 'none', install: true, git: true };
     expect(withDefaults({ yes: false })).toEqual(expected);
     // Not interactive (no terminal): never asks, even without --yes.
     await expect(resolveOptions({ yes: false, transport: 'both' }, false)).resolves.toEqual({ ...expected, transport: 'both' });
@@ -57,6 +63,8 @@ describe('defaults', () => {
         .replace(/[^a-z0-9-._~]+/g, '-'),
     );
     expect(() => withDefaults({ yes: true, name: 'Bad Name' })).toThrow('"Bad Name" is not a valid npm package name');
+    expect(() => withDefaults({ yes: true, auth: 'proxy' })).toThrow('--auth proxy protects an HTTP server: add --transport http (or both)');
+    expect(withDefaults({ yes: true, auth: 'proxy', transport: 'both' })).toMatchObject({ auth: 'proxy', transport: 'both' });
   });
 });
 

@@ -2,12 +2,13 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
+import { PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
 
 const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
 
 it('pins exactly the versions package-lock.json holds for this repository', () => {
   const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-  for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS })) {
+  for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS, ...PROXY_DEV_DEPENDENCY_VERSIONS })) {
     expect(`${name}@${lock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
   }
   expect(generatorVersion()).toBe(require('../../core/package.json').version);
@@ -36,4 +37,14 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
+});
+
+it('adds a local identity provider (oidc-provider, `npm run idp`) only to a project protected by the OAuth proxy', () => {
+  const open = buildPackageJson({ name: 'a', transport: 'http', auth: 'none' }, registry);
+  expect(open.devDependencies['oidc-provider']).toBeUndefined();
+  expect(open.scripts.idp).toBeUndefined();
+  const proxied = buildPackageJson({ name: 'a', transport: 'http', auth: 'proxy' }, registry);
+  expect(proxied.devDependencies['oidc-provider']).toBe(PROXY_DEV_DEPENDENCY_VERSIONS['oidc-provider']);
+  expect(proxied.scripts.idp).toBe('node scripts/dev-idp.mjs');
+  expect(proxied.dependencies['@typemcp/http']).toBe('0.1.0');
 });

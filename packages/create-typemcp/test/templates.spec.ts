@@ -1,19 +1,22 @@
 /**
  * Every entry point and template type-checks (sources and tests, with the repository's
  * TypeScript and workspace packages), and the blank template's test passes. The example
- * template over stdio is built, tested and served in generate.e2e.spec.ts.
+ * template over stdio is built, tested and served in generate.e2e.spec.ts. A project protected by
+ * the OAuth proxy type-checks, passes its tests, and its local identity provider starts.
  */
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { jest as runJest, removeProject, ROOT, typecheck } from '../../cli/test/support/project';
 import { run } from '../src/index';
 
-async function generate(template: 'example' | 'blank', transport: 'stdio' | 'http' | 'both'): Promise<string> {
+async function generate(template: 'example' | 'blank', transport: 'stdio' | 'http' | 'both', auth: 'none' | 'proxy' = 'none'): Promise<string> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'create-typemcp-'));
   const io = { out: { stream: new PassThrough().resume(), isTTY: false }, err: (text: string) => void process.stderr.write(text), interactive: false, cwd };
-  expect(await run(['app', '--template', template, '--transport', transport, '--no-install', '--no-git'], io)).toBe(0);
+  expect(await run(['app', '--template', template, '--transport', transport, '--auth', auth, '--no-install', '--no-git'], io)).toBe(0);
   const dir = path.join(cwd, 'app');
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
@@ -65,4 +68,63 @@ describe.each([
       }
     }, 30_000);
   }
+});
+
+describe('the blank template over http, protected by the OAuth proxy (--auth proxy)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await generate('blank', 'http', 'proxy');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('reads the proxy options from the environment in its entry point, and documents the local setup', () => {
+    const main = readFileSync(path.join(dir, 'src/main.ts'), 'utf8');
+    expect(main).toContain("import { oauthProxyFromEnv } from './auth.js';");
+    expect(main).toContain("listen({ transport: 'http', port, host: values.host, oauthProxy: oauthProxyFromEnv(port, values.host) })");
+    const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain('## Protected with OAuth');
+    expect(readme).toContain('OAUTH_ISSUER=http://127.0.0.1:9000 OAUTH_CLIENT_ID=app-dev OAUTH_CLIENT_SECRET=dev-secret-not-for-production npm start');
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))).toMatchObject({ scripts: { idp: 'node scripts/dev-idp.mjs' } });
+  });
+
+  it('type-checks', async () => {
+    const checked = await typecheck(dir);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 30_000);
+
+  it('passes its tests, those of the protection included', async () => {
+    const tested = await runJest(dir);
+    expect(tested.stderr).toContain('PASS test/auth.spec.ts');
+    expect(tested.stderr).toMatch(/Tests:\s+7 passed, 7 total/);
+    expect(tested.code).toBe(0);
+  }, 60_000);
+
+  it("starts its local identity provider (npm run idp): registration off, its client registered with this server's callback", async () => {
+    const child = spawn(process.execPath, ['scripts/dev-idp.mjs'], { cwd: dir, env: { ...process.env, IDP_PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`dev-idp exited with ${code}`)));
+        createInterface({ input: child.stdout }).once('line', resolve);
+      });
+      const { issuer } = JSON.parse(line) as { issuer: string };
+      const metadata = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({ issuer, code_challenge_methods_supported: ['S256'] });
+      expect(metadata.registration_endpoint).toBeUndefined();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'app-dev',
+        redirect_uri: 'http://127.0.0.1:3000/oauth/callback',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        state: 's',
+      });
+      const login = await fetch(`${metadata.authorization_endpoint as string}?${query.toString()}`, { redirect: 'manual' });
+      expect(login.status).toBe(303);
+      expect(login.headers.get('location')).toMatch(/^\/interaction\//);
+    } finally {
+      child.kill();
+    }
+  }, 30_000);
 });

@@ -34,6 +34,7 @@ export const HttpErrorCode = {
   ShuttingDown: 'TYPEMCP_HTTP_SHUTTING_DOWN',
   StateUnavailable: 'TYPEMCP_HTTP_STATE_UNAVAILABLE',
   NotFound: 'TYPEMCP_HTTP_NOT_FOUND',
+  OAuthUpstream: 'TYPEMCP_HTTP_OAUTH_UPSTREAM',
   Internal: 'TYPEMCP_HTTP_INTERNAL',
 } as const;
 
@@ -79,6 +80,7 @@ export const HTTP_REFUSALS: Readonly<Record<HttpErrorCodeValue, HttpRefusalKind>
   [HttpErrorCode.ShuttingDown]: refused(503),
   [HttpErrorCode.StateUnavailable]: refused(503),
   [HttpErrorCode.NotFound]: refused(404),
+  [HttpErrorCode.OAuthUpstream]: refused(502),
   [HttpErrorCode.Internal]: { status: 500, rpcCode: ErrorCode.InternalError },
 };
 

@@ -3,6 +3,8 @@ import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
+import type { OAuthProxy } from './oauth-proxy/oauth-proxy.js';
+import type { OAuthProxyOptions } from './oauth-proxy/oauth-proxy-options.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
 import type { SharedState } from './shared/shared-state.interface.js';
 
@@ -138,6 +140,13 @@ export interface HttpOptions {
   allowedOrigins?: readonly string[] | false;
   /** Bearer-token authentication; no authentication when absent. */
   auth?: AuthOptions;
+  /**
+   * Serve an OAuth proxy (authorization server metadata, client registration, authorize, consent,
+   * token) in front of an upstream identity provider, and protect the MCP routes with its tokens:
+   * without `auth`, `auth.verify` is the proxy's verifier and the Protected Resource Metadata names
+   * the proxy as authorization server. Options, or an {@link OAuthProxy} built beforehand.
+   */
+  oauthProxy?: OAuthProxyOptions | OAuthProxy;
   /** Largest accepted request body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   /**

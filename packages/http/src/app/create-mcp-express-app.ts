@@ -8,6 +8,8 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
+import { withOAuthProxy } from '../oauth-proxy/mount-oauth-proxy.js';
+import type { OAuthProxy } from '../oauth-proxy/oauth-proxy.js';
 import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
@@ -23,6 +25,8 @@ export interface McpExpressApp {
   readonly app: Express;
   /** Sessions open now (both transports). */
   readonly sessionCount: number;
+  /** The OAuth proxy served with the MCP routes, when `oauthProxy` was set. */
+  readonly oauthProxy?: OAuthProxy;
   /** Refuses new requests, gives in-flight ones `graceMs` (default: the `graceMs` option), ends every session and stream, stops timers. */
   close(graceMs?: number): Promise<void>;
 }
@@ -34,9 +38,11 @@ export function engineOf(server: McpServerLike): ProtocolServer {
 
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
-  const host = new McpHttpHost(engineOf(server), options);
+  const { options: effective, proxy } = withOAuthProxy(options);
+  const host = new McpHttpHost(engineOf(server), effective);
   const app = express();
   app.disable('x-powered-by');
+  if (proxy) app.use(proxy.router);
   const before: RequestHandler[] = host.logRequests ? [requestLog(host.logger, host.principals)] : [];
   const guarded: RequestHandler = (req, res, next) => {
     try {
@@ -76,6 +82,7 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
 
   const mcp: McpExpressApp = {
     app,
+    oauthProxy: proxy,
     get sessionCount() {
       return host.store.size;
     },

@@ -1,0 +1,46 @@
+/** The construction checks of the OAuth proxy's options: a bad value throws an InvalidOptionError naming it. */
+import { InvalidOptionError } from '@typemcp/protocol';
+import type { OAuthProxyOptions } from './oauth-proxy-options.interface.js';
+
+const invalid = (option: string, message: string) => new InvalidOptionError(option, `Invalid option "${option}": ${message}.`);
+
+function isUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Throws an InvalidOptionError for the first proxy option that cannot work. */
+export function checkOAuthProxyOptions(o: OAuthProxyOptions, prefix = 'oauthProxy'): void {
+  if (o === null || typeof o !== 'object') throw invalid(prefix, 'it must be an object');
+  if (!isUrl(o.baseUrl) || new URL(o.baseUrl).pathname !== '/')
+    throw invalid(`${prefix}.baseUrl`, 'it must be the http(s) origin of this server, such as https://mcp.example.com');
+  if (o.resource !== undefined && !isUrl(o.resource)) throw invalid(`${prefix}.resource`, 'it must be an absolute http(s) URL');
+  const up = o.upstream as OAuthProxyOptions['upstream'] | undefined;
+  if (!up || typeof up !== 'object') throw invalid(`${prefix}.upstream`, "it must name the upstream provider and this server's client there");
+  if (typeof up.clientId !== 'string' || !up.clientId) throw invalid(`${prefix}.upstream.clientId`, 'it must be the client id registered at the upstream');
+  if (up.clientSecret !== undefined && typeof up.clientSecret !== 'string') throw invalid(`${prefix}.upstream.clientSecret`, 'it must be a string');
+  const endpoints = up.authorizationEndpoint !== undefined && up.tokenEndpoint !== undefined;
+  if (!endpoints && !isUrl(up.issuer)) throw invalid(`${prefix}.upstream`, 'give authorizationEndpoint and tokenEndpoint, or issuer to discover them');
+  for (const key of ['authorizationEndpoint', 'tokenEndpoint'] as const) {
+    if (up[key] !== undefined && !isUrl(up[key])) throw invalid(`${prefix}.upstream.${key}`, 'it must be an absolute http(s) URL');
+  }
+  if (o.scopes !== undefined && (!Array.isArray(o.scopes) || !o.scopes.every((s) => typeof s === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s)))) {
+    throw invalid(`${prefix}.scopes`, 'it must be an array of scope tokens (RFC 6749 §3.3)');
+  }
+  for (const key of ['accessTokenTtlSeconds', 'refreshTokenTtlSeconds', 'clientTtlSeconds', 'maxRedirectUris'] as const) {
+    const v = o[key];
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalid(`${prefix}.${key}`, 'it must be a positive integer');
+  }
+  if (o.consentTtlSeconds !== undefined && (!Number.isInteger(o.consentTtlSeconds) || o.consentTtlSeconds < 0)) {
+    throw invalid(`${prefix}.consentTtlSeconds`, 'it must be a non-negative integer (0: ask every time)');
+  }
+  const store = o.store as unknown as Record<string, unknown> | undefined;
+  if (store !== undefined && (store === null || typeof store !== 'object' || !['get', 'set', 'take', 'delete'].every((m) => typeof store[m] === 'function'))) {
+    throw invalid(`${prefix}.store`, 'it must implement OAuthProxyStore (get, set, take, delete)');
+  }
+}

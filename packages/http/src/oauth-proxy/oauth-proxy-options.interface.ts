@@ -1,0 +1,89 @@
+/** Options of the OAuth proxy (`HttpOptions.oauthProxy`, `new OAuthProxy()`). */
+import type { CryptoKey, JWK } from 'jose';
+import type { OAuthProxyStore } from './oauth-proxy-store.js';
+
+/**
+ * The upstream identity provider, and the client pre-registered there for this server (its
+ * redirect URI must be `{baseUrl}/oauth/callback`). Give its endpoints, or only `issuer` to
+ * discover them (OpenID Connect discovery, then RFC 8414). @publicApi
+ */
+export interface OAuthProxyUpstream {
+  /** The upstream's issuer; its metadata is fetched once when endpoints are not given. */
+  issuer?: string;
+  /** The upstream's authorization endpoint (the person's browser is sent there). */
+  authorizationEndpoint?: string;
+  /** The upstream's token endpoint (called by the proxy, server to server). */
+  tokenEndpoint?: string;
+  /** The client id pre-registered at the upstream for this server. */
+  clientId: string;
+  /** The pre-registered client's secret (never sent to MCP clients, never logged). */
+  clientSecret?: string;
+  /** How the proxy authenticates at the upstream token endpoint (default `client_secret_basic` with a secret, else `none`). */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** Scopes asked of the upstream (default `openid`). */
+  scopes?: readonly string[];
+  /** Extra query parameters of the upstream authorization request (e.g. `{ prompt: 'consent' }`). */
+  authorizationParams?: Readonly<Record<string, string>>;
+  /**
+   * The user's stable id from the upstream's token response (default: the `sub` of the ID token
+   * the upstream's token endpoint returned).
+   */
+  subject?(tokens: OAuthUpstreamTokens): string | undefined | Promise<string | undefined>;
+  /** Time limit of each call to the upstream, in ms (default 10 000). */
+  timeoutMs?: number;
+}
+
+/** The upstream's tokens for one grant, kept server-side (never given to MCP clients). @publicApi */
+export interface OAuthUpstreamTokens {
+  /** The upstream's access token (for the server's own calls to the upstream's APIs). */
+  readonly access_token: string;
+  /** As the upstream sent it (usually `Bearer`). */
+  readonly token_type?: string;
+  /** The upstream's refresh token, when it sent one. */
+  readonly refresh_token?: string;
+  /** The upstream's ID token (OpenID Connect). */
+  readonly id_token?: string;
+  /** The scopes the upstream granted. */
+  readonly scope?: string;
+  /** Seconds the access token lived when issued. */
+  readonly expires_in?: number;
+  /** Anything else the upstream's token response held. */
+  readonly [key: string]: unknown;
+}
+
+/** Options of the OAuth proxy (`HttpOptions.oauthProxy`, `new OAuthProxy()`). @publicApi */
+export interface OAuthProxyOptions {
+  /** The upstream identity provider and this server's client there. */
+  upstream: OAuthProxyUpstream;
+  /**
+   * The public origin of this server (`https://mcp.example.com`): the proxy's issuer, and the base
+   * of its endpoints (`/oauth/authorize`, `/oauth/token`, `/oauth/register`, `/oauth/callback`...).
+   */
+  baseUrl: string;
+  /**
+   * The protected resource (RFC 8707): the audience of the proxy's tokens and the only `resource`
+   * a client may ask for. Default: `baseUrl` + the MCP path (`https://mcp.example.com/mcp`).
+   */
+  resource?: string;
+  /** The scopes the proxy grants (its `scopes_supported`); a request asks for some or, leaving `scope` out, all of them. Default none. */
+  scopes?: readonly string[];
+  /** Where clients, codes, grants and consents live (default: a MemoryOAuthProxyStore). */
+  store?: OAuthProxyStore;
+  /**
+   * The key the proxy signs its access tokens with (ES256; a private JWK or a CryptoKey). Default: a
+   * key made at start, so tokens do not survive a restart; give one for that or for several instances.
+   */
+  signingKey?: JWK | CryptoKey;
+  /** Lifetime of the proxy's access tokens, in seconds (default 3600). */
+  accessTokenTtlSeconds?: number;
+  /** Lifetime of the proxy's refresh tokens, in seconds (default 30 days). */
+  refreshTokenTtlSeconds?: number;
+  /** How long a user's consent to a client is remembered, in seconds (default 30 days; 0: ask every time). */
+  consentTtlSeconds?: number;
+  /** How long a registered client is kept, in seconds (default 90 days). */
+  clientTtlSeconds?: number;
+  /** Most redirect URIs per registered client (default 10). */
+  maxRedirectUris?: number;
+  /** Where unexpected errors go, with a `where` (never with a token or secret). */
+  onError?: (error: unknown, where: string) => void;
+}
