@@ -28,12 +28,8 @@ export function withOAuthProxy(options: HttpOptions): { options: HttpOptions; pr
   };
   const auth = options.auth;
   const merged: AuthOptions = auth
-    ? {
-        verify: (token, req) => auth.verify(token, req),
-        ...(auth.samePrincipal ? { samePrincipal: (a: unknown, b: unknown) => auth.samePrincipal!(a, b) } : {}),
-        ...(auth.resourceMetadataUrl ? { resourceMetadataUrl: auth.resourceMetadataUrl } : {}),
-        protectedResource: { ...document, ...auth.protectedResource },
-      }
+    ? // The application's own verification (jwt, introspection or verify) stays; the metadata names the proxy.
+      { ...auth, protectedResource: { ...document, ...auth.protectedResource } }
     : { verify: proxy.verify, samePrincipal: proxy.samePrincipal, protectedResource: document };
   return { options: { ...options, auth: merged }, proxy };
 }
