@@ -9,8 +9,9 @@ import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import { undecoratedProperty } from './schema.errors.js';
 
-/** One class-validator metadata record. */
-export type ValidationMeta = ReturnType<ReturnType<typeof getValidatorStorage>['getTargetValidationMetadatas']>[number];
+import type { ValidationMeta } from './validator-metadata.js';
+
+export { validationMetadataOf, type ValidationMeta } from './validator-metadata.js';
 
 /** How one property behaves under `validate()`. */
 export interface PropertyFacts {
@@ -31,11 +32,6 @@ export interface PropertyFacts {
 
 // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
 const CHECKS = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
-
-/** The class-validator metadata of `dto`, inherited records included. */
-export function validationMetadataOf(dto: ClassType): ValidationMeta[] {
-  return getValidatorStorage().getTargetValidationMetadatas(dto, '', true, false);
-}
 
 function initialValues(dto: ClassType): Map<string, unknown> {
   let instance: object;

@@ -21,8 +21,6 @@ type Meta = Parameters<Extract<Converter, (...args: never[]) => unknown>>[0];
 
 /** What the converters report while the pass runs. */
 export interface ConversionRecorder {
-  /** Every class whose metadata went through a converter. */
-  seen(target: ClassType): void;
   /** The definition id a `$ref` to `target` uses (the factory names definitions per schema later). */
   refOf(target: ClassType): string;
   /** `@ValidateNested()` without class-transformer's `@Type(() => X)`. */
@@ -102,14 +100,13 @@ function markType(result: unknown): unknown {
 
 /**
  * Every converter (stock ones included, since they are merged with `lodash.merge` where the last
- * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to report to `recorder`.
+ * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to mark their types.
  */
 export function buildConverters(recorder: ConversionRecorder, refPrefix: string): SchemaConverters {
   const table: Record<string, Converter> = { ...defaultConverters, ...overrides(recorder, refPrefix) };
   const wrapped: SchemaConverters = {};
   for (const [name, converter] of Object.entries(table)) {
     wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) => {
-      if (typeof meta.target === 'function') recorder.seen(meta.target as ClassType);
       // A validator with its own `validateIf` may not run at all: it constrains nothing the
       // schema can promise, so it adds nothing (class-validator still runs it when it applies).
       if (meta.validateIf) return {};
