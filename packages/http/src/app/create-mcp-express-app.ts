@@ -4,7 +4,7 @@
  * so mounting it leaves the host application's other routes alone.
  */
 import type { ProtocolServer } from '@typemcp/protocol';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
@@ -13,6 +13,12 @@ import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
 import { McpHttpHost, originOf } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
+
+// express and its ~100 modules load with the first app, not with the package: a stdio server that
+// imports anything from @typemcp/http (e.g. `closeSseStream`) does not pay for them at start-up.
+let expressFactory: (() => Express) | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const newExpressApp = (): Express => (expressFactory ??= require('express') as () => Express)();
 
 /** A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer). @publicApi */
 export type McpServerLike = ProtocolServer | { readonly engine: ProtocolServer };
@@ -35,7 +41,7 @@ export function engineOf(server: McpServerLike): ProtocolServer {
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
   const host = new McpHttpHost(engineOf(server), options);
-  const app = express();
+  const app = newExpressApp();
   app.disable('x-powered-by');
   const before: RequestHandler[] = options.log ? [requestLog] : [];
   const guarded: RequestHandler = (req, res, next) => {
