@@ -12,11 +12,11 @@
  * options, and a deep merge with `lodash.merge`'s rules for JSON values. A test compares the two
  * on every DTO of the test suites' shapes (`stock-schemas.spec.ts`).
  */
-import { getMetadataStorage as getValidatorStorage, IS_EMPTY, ValidationTypes } from 'class-validator';
 import type { validationMetadataArrayToSchemas } from 'class-validator-jsonschema';
 // Not re-exported from the package root: the `@JSONSchema()` record of a class or property.
 import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { classValidator } from '../pipeline/validation-libraries.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
 import { buildConverters, type ConversionRecorder, type SchemaConverters } from './schema-converters.js';
 import { DEFS_PREFIX, type DtoRefs } from './schema-refs.js';
@@ -86,7 +86,7 @@ export class StockSchemas {
 
   /** The stock schema of `dto` (or of its nearest ancestor with validation metadata); `{}` for none. */
   of(dto: ClassType): Schema {
-    const storage = getValidatorStorage();
+    const storage = classValidator().getMetadataStorage();
     // As `populateMetadatasWithConstraints`: a custom constraint's records are converted under
     // the constraint's name; copies, since `@Expose({ name })` renames their property.
     const metas = validationMetadataOf(dto).map((meta): ValidationMeta => {
@@ -116,6 +116,7 @@ export class StockSchemas {
   /** One group of `validationMetadataArrayToSchemas`: the class of `own[0]`, with what it inherits from `all`. */
   private convert(own: ValidationMeta[], all: ValidationMeta[]): Schema {
     const { options, converters } = this.options();
+    const { IS_EMPTY, ValidationTypes } = classValidator();
     const target = own[0].target as ClassType;
     const inherited = all.filter(
       (d) =>
@@ -151,7 +152,7 @@ export class StockSchemas {
   private converted(meta: ValidationMeta, converters: Record<string, Converter>, options: CvjsOptions): unknown {
     const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
     const isMap = !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
-    const converter = converters[meta.type] || converters[ValidationTypes.CUSTOM_VALIDATION];
+    const converter = converters[meta.type] || converters[classValidator().ValidationTypes.CUSTOM_VALIDATION];
     const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
     if (meta.each && isMap) return { additionalProperties: { ...(items as object) }, type: 'object' };
     return meta.each ? { items, type: 'array' } : items;
@@ -167,7 +168,7 @@ export class StockSchemas {
     };
     const additionalConverters = buildConverters(recorder, DEFS_PREFIX);
     const options: CvjsOptions = {
-      classValidatorMetadataStorage: getValidatorStorage(),
+      classValidatorMetadataStorage: classValidator().getMetadataStorage(),
       classTransformerMetadataStorage: classTransformerStorage as never,
       refPointerPrefix: DEFS_PREFIX,
       additionalConverters,

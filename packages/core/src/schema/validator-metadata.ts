@@ -10,8 +10,9 @@
  * map keeps the records in the order class-validator would return them, so the schemas built
  * from them are the same.
  */
-import { getMetadataStorage as getValidatorStorage } from 'class-validator';
+import type { getMetadataStorage as getValidatorStorage } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { classValidator } from '../pipeline/validation-libraries.js';
 
 type Storage = ReturnType<typeof getValidatorStorage>;
 /** One class-validator metadata record. */
@@ -42,7 +43,7 @@ function positionOf(storage: Storage, map: Map<unknown, ValidationMeta[]>, targe
  * same order, without visiting unrelated classes.
  */
 export function validationMetadataOf(dto: ClassType): ValidationMeta[] {
-  const storage = getValidatorStorage();
+  const storage = classValidator().getMetadataStorage();
   const map = recordsByClass(storage);
   if (!map) return storage.getTargetValidationMetadatas(dto, '', true, false);
   const own = map.get(dto) ?? [];
