@@ -73,7 +73,8 @@ function once(server) {
       ms = performance.now() - t0;
       clearTimeout(timer);
       const answer = JSON.parse(out.slice(0, nl));
-      if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string') return reject(new Error(`${server.name}: not an initialize result: ${out.slice(0, nl)}`));
+      if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string')
+        return reject(new Error(`${server.name}: not an initialize result: ${out.slice(0, nl)}`));
       child.kill('SIGKILL');
     });
     child.on('error', reject);

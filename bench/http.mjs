@@ -5,6 +5,7 @@
 // headers), against raw, ours and SDK 2.x (SDK 1.x does not speak it), no SSE heap part.
 // Unless --quick or --no-write, saves every round to bench/results/http-legacy.json (or
 // http-modern.json) and re-renders bench/README.md and its charts.
+// Rows: raw, typemcp (defaults), typemcp-json (jsonResponse: true; legacy only), sdk1, sdk2.
 // Usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]   (after `npm run build`)
 // --baseline DIR adds `typemcp-base`: the same server on another checkout's build (an earlier
 // commit, say), in the same interleaved rounds, for before/after ratios from one run.
@@ -35,7 +36,8 @@ const SSE_N = quick ? 100 : 500;
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const modern = process.argv.includes('--modern');
 const baseline = argv.includes('--baseline') ? path.resolve(String(argv[argv.indexOf('--baseline') + 1] ?? '')) : undefined;
-const SERVERS = [...(modern ? ['raw', 'typemcp', 'sdk2'] : ['raw', 'typemcp', 'sdk1', 'sdk2']), ...(baseline ? ['typemcp-base'] : [])];
+// typemcp-json: ours with `jsonResponse: true` (a plain JSON answer instead of an SSE stream; 2026-07-28 always answers so).
+const SERVERS = [...(modern ? ['raw', 'typemcp', 'sdk2'] : ['raw', 'typemcp', 'typemcp-json', 'sdk1', 'sdk2']), ...(baseline ? ['typemcp-base'] : [])];
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
@@ -44,7 +46,8 @@ const MODERN_META = {
 
 function spawnServer(name, mode = 'stateless') {
   const base = name === 'typemcp-base';
-  const child = fork(here(`./servers/http/${base ? 'typemcp' : name}.mjs`), [mode], {
+  const json = name === 'typemcp-json';
+  const child = fork(here(`./servers/http/${base || json ? 'typemcp' : name}.mjs`), [json ? `${mode}-json` : mode], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: baseline } } : {}),

@@ -3,8 +3,10 @@
  * an existing app (`app.use(mcp.app)`). Every route checks Host/Origin and only its own paths,
  * so mounting it leaves the host application's other routes alone.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolServer } from '@typemcp/protocol';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
@@ -40,6 +42,37 @@ export function engineOf(server: McpServerLike): ProtocolServer {
 
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
+  return buildMcpApp(server, options).mcp;
+}
+
+/** Runs express-style handlers on plain node objects, in order; `fail` gets what one passes to `next`. */
+function runChain(chain: RequestHandler[], req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void): void {
+  let i = 0;
+  const next = (error?: unknown): void => {
+    if (error !== undefined && error !== 'route' && error !== 'router') return fail(error);
+    const handler = chain[i++];
+    if (!handler) return fail(new HttpTransportError(HttpErrorCode.NotFound, 'Not found'));
+    try {
+      void handler(req as Request, res as Response, next);
+    } catch (thrown) {
+      fail(thrown);
+    }
+  };
+  next();
+}
+
+/**
+ * The app, and a node request listener for serveHttp that serves the Streamable HTTP endpoint
+ * itself and hands every other request to the app. Express's routing and request decoration cost
+ * about as much as the whole MCP exchange of a small call; the endpoint's handlers use only
+ * node's request and response (`req.protocol` and `req.baseUrl` are read with fallbacks), so they
+ * run the same route chain directly. Anything added to that chain must do the same. With `log`
+ * (its middleware reads express's `req.query`), every request goes through express.
+ */
+export function buildMcpApp(
+  server: McpServerLike,
+  options: HttpOptions = {},
+): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void } {
   const host = new McpHttpHost(engineOf(server), options);
   const app = newExpressApp();
   app.disable('x-powered-by');
@@ -63,7 +96,8 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
       res.json({ ...(origin ? { resource: `${origin}${req.baseUrl}${host.path}` } : {}), ...metadata });
     });
   }
-  app.all(host.path, ...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle);
+  const endpoint: RequestHandler[] = [...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle];
+  app.all(host.path, ...endpoint);
   if (options.legacySse !== false) {
     const legacy = new LegacySseHandler(host, '/messages');
     const notGet = legacy.notAllowed('GET');
@@ -76,11 +110,20 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
     sendHttpError(res, host.toHttpError(error, `${req.method} ${req.path}`));
   });
 
-  return {
+  const mcp: McpExpressApp = {
     app,
     get sessionCount() {
       return host.store.size;
     },
     close: (graceMs) => host.close(graceMs),
   };
+  if (options.log) return { mcp, listener: app };
+  const path = host.path;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    if ((query < 0 ? url : url.slice(0, query)) !== path) return void app(req, res);
+    runChain(endpoint, req, res, (error) => sendHttpError(res, host.toHttpError(error, `${req.method} ${path}`)));
+  };
+  return { mcp, listener };
 }

@@ -42,6 +42,8 @@ const defaultOnError = (error: unknown, where: string): void => writeErrorLine('
 export class McpHttpHost implements SessionHost {
   readonly path: string;
   readonly stateful: boolean;
+  /** Legacy POSTs answered with plain JSON when nothing precedes the response. */
+  readonly jsonResponse: boolean;
   readonly maxBodyBytes: number;
   readonly retryMs: number;
   readonly graceMs: number;
@@ -65,6 +67,7 @@ export class McpHttpHost implements SessionHost {
     checkHttpOptions(options);
     this.path = options.path ?? HTTP_DEFAULTS.path;
     this.stateful = options.sessions ?? HTTP_DEFAULTS.sessions;
+    this.jsonResponse = options.jsonResponse ?? HTTP_DEFAULTS.jsonResponse;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.retryMs = options.retryMs ?? HTTP_DEFAULTS.retryMs;
     this.graceMs = options.graceMs ?? HTTP_DEFAULTS.graceMs;

@@ -155,7 +155,8 @@ export class StreamableHttpHandler {
     const requested = initialize ? ((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion ?? '') : undefined;
     const revision = initialize ? negotiateRevision(typeof requested === 'string' ? requested : '').revision : session.protocolSession.features?.revision;
     const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
-    const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
+    const json = this.host.jsonResponse && !Array.isArray(body) && requests.length === 1;
+    const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers, json);
     if (session.stateless) stream.onFinish = () => void session.close(0);
     // A failed initialize leaves no session behind.
     else if (initialize) stream.onFinish = () => void (session.protocolSession.features ? undefined : session.close(0));
