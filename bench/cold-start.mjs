@@ -2,12 +2,12 @@
 // which is what a user waits for first (a stdio server is started by the client per session).
 // Each spawn is a fresh `node` process; the `initialize` line is written at once, and the clock
 // stops at the first newline on stdout (the answer is checked). Servers:
-//   bare     bench/servers/raw-echo.mjs: node reading newline JSON and answering (the floor)
+//   raw      bench/servers/raw-echo.mjs: bare node reading newline JSON and answering (the floor)
 //   typemcp  bench/servers/typemcp-small.cjs: the project `npm create typemcp` generates
 //   everything  apps/everything/dist/main.js --transport stdio: the conformance server
 //   sdk1 / sdk2  bench/servers/sdk1-add.mjs / sdk2-add.mjs: the official SDKs' `add` servers
 // Rounds are interleaved with the server order rotated; each round spawns every server --spawns
-// times and keeps the median; the table gives medians over rounds and ratios to bare.
+// times and keeps the median; the table gives medians over rounds and ratios to raw (bare node).
 //
 // Usage: npm run build && node bench/cold-start.mjs [--rounds 5] [--spawns 10] [--baseline DIR] [--quick] [--no-write]
 // --baseline DIR adds `typemcp-base` and `everything-base`: the same two apps on another checkout's build.
@@ -35,7 +35,7 @@ for (let i = 0; i < argv.length; i++) {
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const repo = here('..');
 const SERVERS = [
-  { name: 'bare', args: [here('./servers/raw-echo.mjs')] },
+  { name: 'raw', args: [here('./servers/raw-echo.mjs')] },
   { name: 'typemcp', args: [here('./servers/typemcp-small.cjs')] },
   { name: 'everything', args: [path.join(repo, 'apps/everything/dist/main.js'), '--transport', 'stdio'] },
   { name: 'sdk1', args: [here('./servers/sdk1-add.mjs')] },
@@ -100,7 +100,7 @@ const med = (n) => median(perServer[n].map((r) => r.ms));
 console.log(`\ncold start to the initialize answer, median of ${opts.spawns} spawns per round, medians over ${opts.rounds} rounds\n`);
 console.log('| server | ms | ratio to bare node |');
 console.log('| --- | ---: | ---: |');
-for (const s of SERVERS) console.log(`| ${s.name} | ${med(s.name).toFixed(1)} | ${(med(s.name) / med('bare')).toFixed(2)}x |`);
+for (const s of SERVERS) console.log(`| ${s.name} | ${med(s.name).toFixed(1)} | ${(med(s.name) / med('raw')).toFixed(2)}x |`);
 
 if (opts.write) {
   const benchDir = here('.');

@@ -81,6 +81,15 @@ export const CHARTS = [
     spec: (d) => msChart(d, `tools/list with ${d.config?.tools ?? 500} tools: start-up in ms (lower is better)`, (m) => m.startupMs),
   },
   {
+    file: 'cold-start.svg',
+    bench: 'cold-start',
+    spec: (d) => ({
+      ...ratioChart(d, 'stdio cold start to the initialize answer: ms ÷ bare node (lower is better)', (m) => m.ms),
+      referenceLabel: 'bare node = 1.0',
+      axisLabel: "ratio to bare node's median",
+    }),
+  },
+  {
     file: 'tools-list-call.svg',
     bench: 'tools-list',
     spec: (d) => msChart(d, `tools/list with ${d.config?.tools ?? 500} tools: ms per call (lower is better)`, (m) => m.listMs),
@@ -155,11 +164,27 @@ function toolsListSection(doc) {
   ].join('\n');
 }
 
+function coldStartSection(doc) {
+  const raw = doc.servers.find((s) => s.name === 'raw');
+  return [
+    header(doc, [`- Each round: every server spawned ${doc.config.spawns} times in a row (median kept), order rotated per round; medians over rounds`]),
+    '',
+    '| server | ms to the initialize answer | ratio to bare node |',
+    '| --- | ---: | ---: |',
+    ...measured(doc).map((s) => `| ${s.name === 'raw' ? 'raw (bare node)' : s.name} | ${fmtMs(s.median.ms)} | ${fmtRatio(s.median.ms / raw?.median.ms)} |`),
+    '',
+    'Ms per round:',
+    '',
+    ...measured(doc).map((s) => `- ${s.name}: ${s.rounds.map((r) => fmtMs(r.ms)).join(', ')}`),
+  ].join('\n');
+}
+
 const SECTIONS = {
   stdio: ['results', stdioSection],
   'http-legacy': ['http-results', httpSection],
   'http-modern': ['http-modern-results', httpSection],
   'tools-list': ['tools-list-results', toolsListSection],
+  'cold-start': ['cold-start-results', coldStartSection],
 };
 
 /**

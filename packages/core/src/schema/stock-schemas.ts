@@ -74,7 +74,10 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Record<string, T[]>
 /** class-validator-jsonschema's `applyDecorators`: the `@JSONSchema()` of a class or property on top. */
 function withJsonSchemaDecorator(schema: Schema, target: ClassType, options: CvjsOptions, key: string): Schema {
   const extra = getMetadataSchema(target.prototype as object, key) as unknown;
-  return typeof extra === 'function' ? (extra as (s: Schema, o: CvjsOptions) => Schema)(schema, options) : mergeInto(mergeInto({}, schema), extra);
+  if (typeof extra === 'function') return (extra as (s: Schema, o: CvjsOptions) => Schema)(schema, options);
+  // `lodash.merge({}, schema, {})` is a deep copy, and `schema` was just built here: no copy needed.
+  if (isObject(extra) && Object.keys(extra).length === 0) return schema;
+  return mergeInto(mergeInto({}, schema), extra);
 }
 
 /** Stock schemas by class, plus what the converters reported while producing them. */
