@@ -53,7 +53,9 @@ function runChain(chain: RequestHandler[], req: IncomingMessage, res: ServerResp
     const handler = chain[i++];
     if (!handler) return fail(new HttpTransportError(HttpErrorCode.NotFound, 'Not found'));
     try {
-      void handler(req as Request, res as Response, next);
+      // As express 5: a handler's rejected promise goes to the error handler.
+      const result = handler(req as Request, res as Response, next) as unknown;
+      if (result instanceof Promise) result.catch(fail);
     } catch (thrown) {
       fail(thrown);
     }
