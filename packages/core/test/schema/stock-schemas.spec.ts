@@ -18,7 +18,6 @@ import {
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
   Min,
   Validate,
@@ -56,7 +55,7 @@ class Base {
 }
 @JSONSchema({ description: 'a derived DTO' })
 class Derived extends Base {
-  @IsInt() @Max(5) redeclared!: number;
+  @IsString() @MaxLength(3) override redeclared = 'abc';
   @ValidateNested() @Type(() => Leaf) leaf!: Leaf;
   @ValidateNested({ each: true }) @Type(() => Leaf) leaves!: Leaf[];
   @IsString({ each: true }) tags!: string[];
