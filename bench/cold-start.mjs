@@ -3,6 +3,8 @@
 // Each spawn is a fresh `node` process; the `initialize` line is written at once, and the clock
 // stops at the first newline on stdout (the answer is checked). Servers:
 //   raw      bench/servers/raw-echo.mjs: bare node reading newline JSON and answering (the floor)
+//   raw+class-validator  the same, after `require('class-validator')`: what a DTO's own import
+//            of the validation library costs before any framework code runs
 //   typemcp  bench/servers/typemcp-small.cjs: the project `npm create typemcp` generates
 //   everything  apps/everything/dist/main.js --transport stdio: the conformance server
 //   sdk1 / sdk2  bench/servers/sdk1-add.mjs / sdk2-add.mjs: the official SDKs' `add` servers
@@ -12,6 +14,7 @@
 // Usage: npm run build && node bench/cold-start.mjs [--rounds 5] [--spawns 10] [--baseline DIR] [--quick] [--no-write]
 // --baseline DIR adds `typemcp-base` and `everything-base`: the same two apps on another checkout's build.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,20 +37,23 @@ for (let i = 0; i < argv.length; i++) {
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const repo = here('..');
+const preload = ['--require', createRequire(import.meta.url).resolve('class-validator')];
+/** `file` is the entry point (checked to exist); `args` what node runs. */
 const SERVERS = [
-  { name: 'raw', args: [here('./servers/raw-echo.mjs')] },
-  { name: 'typemcp', args: [here('./servers/typemcp-small.cjs')] },
-  { name: 'everything', args: [path.join(repo, 'apps/everything/dist/main.js'), '--transport', 'stdio'] },
-  { name: 'sdk1', args: [here('./servers/sdk1-add.mjs')] },
-  { name: 'sdk2', args: [here('./servers/sdk2-add.mjs')] },
+  { name: 'raw', file: here('./servers/raw-echo.mjs') },
+  { name: 'raw+class-validator', file: here('./servers/raw-echo.mjs'), pre: preload },
+  { name: 'typemcp', file: here('./servers/typemcp-small.cjs') },
+  { name: 'everything', file: path.join(repo, 'apps/everything/dist/main.js'), post: ['--transport', 'stdio'] },
+  { name: 'sdk1', file: here('./servers/sdk1-add.mjs') },
+  { name: 'sdk2', file: here('./servers/sdk2-add.mjs') },
   ...(opts.baseline
     ? [
-        { name: 'typemcp-base', args: [here('./servers/typemcp-small.cjs')], env: { TYPEMCP_BENCH_ROOT: opts.baseline } },
-        { name: 'everything-base', args: [path.join(opts.baseline, 'apps/everything/dist/main.js'), '--transport', 'stdio'] },
+        { name: 'typemcp-base', file: here('./servers/typemcp-small.cjs'), env: { TYPEMCP_BENCH_ROOT: opts.baseline } },
+        { name: 'everything-base', file: path.join(opts.baseline, 'apps/everything/dist/main.js'), post: ['--transport', 'stdio'] },
       ]
     : []),
-];
-for (const s of SERVERS) if (!fs.existsSync(s.args[0])) throw new Error(`${s.name}: ${s.args[0]} is missing (npm run build)`);
+].map((s) => ({ ...s, args: [...(s.pre ?? []), s.file, ...(s.post ?? [])] }));
+for (const s of SERVERS) if (!fs.existsSync(s.file)) throw new Error(`${s.name}: ${s.file} is missing (npm run build)`);
 
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
