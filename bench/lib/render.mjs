@@ -52,6 +52,9 @@ function msChart(doc, title, get) {
   };
 }
 
+/** Calls per µs of server CPU, so that its ratio to raw's is raw's CPU per call ÷ the server's (NaN without the measure). */
+const cpuEfficiency = (m) => (m.cpuUsPerCall > 0 ? 1 / m.cpuUsPerCall : NaN);
+
 /** Every chart: its file under bench/charts/, the bench it is drawn from, and its spec. */
 export const CHARTS = [
   {
@@ -74,6 +77,16 @@ export const CHARTS = [
     file: 'http-modern.svg',
     bench: 'http-modern',
     spec: (d) => ratioChart(d, 'HTTP, revision 2026-07-28: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec),
+  },
+  {
+    file: 'http-legacy-cpu.svg',
+    bench: 'http-legacy',
+    spec: (d) => ratioChart(d, "HTTP, stateless 2025-06-18: raw's server CPU per call ÷ this server's (higher is better)", cpuEfficiency),
+  },
+  {
+    file: 'http-modern-cpu.svg',
+    bench: 'http-modern',
+    spec: (d) => ratioChart(d, "HTTP, revision 2026-07-28: raw's server CPU per call ÷ this server's (higher is better)", cpuEfficiency),
   },
   {
     file: 'tools-list-startup.svg',
@@ -129,11 +142,12 @@ function httpSection(doc) {
   return [
     header(doc, [`- Load: ${c.seconds} s per server per round, ${c.concurrency} concurrent ${c.era} POSTs over a keep-alive agent; medians over rounds`]),
     '',
-    '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw | server CPU µs/call | CPU ratio (raw ÷ server) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...measured(doc).map(
       (s) =>
-        `| ${s.name} | ${fmtInt(s.median.callsPerSec)} | ${fmtMs(s.median.p50 / 1000)} | ${fmtMs(s.median.p99 / 1000)} | ${fmtRatio(s.median.callsPerSec / raw?.median.callsPerSec)} |`,
+        `| ${s.name} | ${fmtInt(s.median.callsPerSec)} | ${fmtMs(s.median.p50 / 1000)} | ${fmtMs(s.median.p99 / 1000)} | ${fmtRatio(s.median.callsPerSec / raw?.median.callsPerSec)} | ` +
+        `${s.median.cpuUsPerCall === undefined ? '—' : fmtMs(s.median.cpuUsPerCall)} | ${fmtRatio(raw?.median.cpuUsPerCall / s.median.cpuUsPerCall)} |`,
     ),
     ...(sse
       ? [
