@@ -9,7 +9,8 @@
 //   everything  apps/everything/dist/main.js --transport stdio: the conformance server
 //   sdk1 / sdk2  bench/servers/sdk1-add.mjs / sdk2-add.mjs: the official SDKs' `add` servers
 // Rounds are interleaved with the server order rotated; each round spawns every server --spawns
-// times and keeps the median; the table gives medians over rounds and ratios to raw (bare node).
+// times and keeps the median; the table gives medians over rounds and ratios to raw (bare node),
+// for the wall time and for the CPU time the server process used until its answer (from /proc).
 //
 // Usage: npm run build && node bench/cold-start.mjs [--rounds 5] [--spawns 10] [--baseline DIR] [--quick] [--no-write]
 // --baseline DIR adds `typemcp-base` and `everything-base`: the same two apps on another checkout's build.
@@ -62,13 +63,27 @@ const INITIALIZE = `${JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1.0.0' } },
 })}\n`;
 
-/** Spawns the server, sends initialize, resolves with ms to the answer's newline; the child is killed after. */
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux, 10 ms ticks);
+ * undefined elsewhere. Unlike wall time it barely moves when other processes share the machine.
+ */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spawns the server, sends initialize, resolves with ms to the answer's newline and the CPU ms it took; the child is killed after. */
 function once(server) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, server.args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...server.env } });
     let out = '';
     let ms;
+    let cpuMs;
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${server.name}: no initialize answer in 30 s`))), 30_000);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -77,6 +92,7 @@ function once(server) {
       const nl = out.indexOf('\n');
       if (nl < 0) return;
       ms = performance.now() - t0;
+      cpuMs = cpuMsOf(child.pid);
       clearTimeout(timer);
       const answer = JSON.parse(out.slice(0, nl));
       if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string')
@@ -84,7 +100,7 @@ function once(server) {
       child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('exit', () => (ms === undefined ? reject(new Error(`${server.name} exited before answering`)) : resolve(ms)));
+    child.on('exit', () => (ms === undefined ? reject(new Error(`${server.name} exited before answering`)) : resolve({ ms, cpuMs })));
     child.stdin.on('error', () => {});
     child.stdin.write(INITIALIZE);
   });
@@ -95,18 +111,22 @@ for (const s of SERVERS) await once(s); // one unmeasured start each: disk cache
 for (let round = 0; round < opts.rounds; round++) {
   const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
   for (const s of order) {
-    const times = [];
-    for (let i = 0; i < opts.spawns; i++) times.push(await once(s));
-    perServer[s.name].push({ ms: median(times) });
+    const runs = [];
+    for (let i = 0; i < opts.spawns; i++) runs.push(await once(s));
+    const cpu = runs.map((r) => r.cpuMs).filter((v) => v !== undefined);
+    perServer[s.name].push({ ms: median(runs.map((r) => r.ms)), ...(cpu.length ? { cpuMs: median(cpu) } : {}) });
   }
   console.log(`round ${round + 1}/${opts.rounds}: ${SERVERS.map((s) => `${s.name} ${perServer[s.name].at(-1).ms.toFixed(1)} ms`).join(', ')}`);
 }
 
-const med = (n) => median(perServer[n].map((r) => r.ms));
+const med = (n, k = 'ms') => median(perServer[n].map((r) => r[k]));
 console.log(`\ncold start to the initialize answer, median of ${opts.spawns} spawns per round, medians over ${opts.rounds} rounds\n`);
-console.log('| server | ms | ratio to bare node |');
-console.log('| --- | ---: | ---: |');
-for (const s of SERVERS) console.log(`| ${s.name} | ${med(s.name).toFixed(1)} | ${(med(s.name) / med('raw')).toFixed(2)}x |`);
+console.log('| server | ms | ratio to bare node | CPU ms | CPU ratio to bare node |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const s of SERVERS)
+  console.log(
+    `| ${s.name} | ${med(s.name).toFixed(1)} | ${(med(s.name) / med('raw')).toFixed(2)}x | ${med(s.name, 'cpuMs')?.toFixed(0)} | ${(med(s.name, 'cpuMs') / med('raw', 'cpuMs')).toFixed(2)}x |`,
+  );
 
 if (opts.write) {
   const benchDir = here('.');

@@ -103,6 +103,15 @@ export const CHARTS = [
     }),
   },
   {
+    file: 'cold-start-cpu.svg',
+    bench: 'cold-start',
+    spec: (d) => ({
+      ...ratioChart(d, 'stdio cold start: CPU ms until the initialize answer ÷ bare node (lower is better)', (m) => m.cpuMs),
+      referenceLabel: 'bare node = 1.0',
+      axisLabel: "ratio to bare node's median",
+    }),
+  },
+  {
     file: 'tools-list-call.svg',
     bench: 'tools-list',
     spec: (d) => msChart(d, `tools/list with ${d.config?.tools ?? 500} tools: ms per call (lower is better)`, (m) => m.listMs),
@@ -183,9 +192,13 @@ function coldStartSection(doc) {
   return [
     header(doc, [`- Each round: every server spawned ${doc.config.spawns} times in a row (median kept), order rotated per round; medians over rounds`]),
     '',
-    '| server | ms to the initialize answer | ratio to bare node |',
-    '| --- | ---: | ---: |',
-    ...measured(doc).map((s) => `| ${s.name === 'raw' ? 'raw (bare node)' : s.name} | ${fmtMs(s.median.ms)} | ${fmtRatio(s.median.ms / raw?.median.ms)} |`),
+    '| server | ms to the initialize answer | ratio to bare node | CPU ms until the answer | CPU ratio to bare node |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...measured(doc).map(
+      (s) =>
+        `| ${s.name === 'raw' ? 'raw (bare node)' : s.name} | ${fmtMs(s.median.ms)} | ${fmtRatio(s.median.ms / raw?.median.ms)} | ` +
+        `${s.median.cpuMs === undefined ? '—' : fmtMs(s.median.cpuMs)} | ${fmtRatio(s.median.cpuMs / raw?.median.cpuMs)} |`,
+    ),
     '',
     'Ms per round:',
     '',
