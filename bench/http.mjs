@@ -5,12 +5,14 @@
 // headers), against raw, ours and SDK 2.x (SDK 1.x does not speak it), no SSE heap part.
 // Unless --quick or --no-write, saves every round to bench/results/http-legacy.json (or
 // http-modern.json) and re-renders bench/README.md and its charts.
+// Rows: raw, typemcp (defaults), typemcp-json (jsonResponse: true; legacy only), sdk1, sdk2.
 // Usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]   (after `npm run build`)
 // --baseline DIR adds `typemcp-base`: the same server on another checkout's build (an earlier
 // commit, say), in the same interleaved rounds, for before/after ratios from one run.
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
+import fs from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +38,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const modern = process.argv.includes('--modern');
 const baseline = argv.includes('--baseline') ? path.resolve(String(argv[argv.indexOf('--baseline') + 1] ?? '')) : undefined;
 // typemcp-otel: ours with telemetry on (the OpenTelemetry SDK registered, exporters that discard).
+// typemcp-json: ours with `jsonResponse: true` (a plain JSON answer instead of an SSE stream; 2026-07-28 always answers so).
 const SERVERS = [
-  ...(modern ? ['raw', 'typemcp', 'typemcp-otel', 'sdk2'] : ['raw', 'typemcp', 'typemcp-otel', 'sdk1', 'sdk2']),
+  ...(modern ? ['raw', 'typemcp', 'typemcp-otel', 'sdk2'] : ['raw', 'typemcp', 'typemcp-json', 'typemcp-otel', 'sdk1', 'sdk2']),
   ...(baseline ? ['typemcp-base'] : []),
 ];
 const MODERN_META = {
@@ -48,7 +51,8 @@ const MODERN_META = {
 
 function spawnServer(name, mode = 'stateless') {
   const base = name === 'typemcp-base';
-  const child = fork(here(`./servers/http/${base ? 'typemcp' : name}.mjs`), [mode], {
+  const json = name === 'typemcp-json';
+  const child = fork(here(`./servers/http/${base || json ? 'typemcp' : name}.mjs`), [json ? `${mode}-json` : mode], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: baseline } } : {}),
@@ -108,7 +112,23 @@ function callOnce(agent, port, a, b) {
   });
 }
 
-async function load(port, seconds) {
+/**
+ * CPU time (user + system) the process has used, in ms, from /proc (Linux); undefined elsewhere.
+ * Divided by the calls served it gives the server's CPU per call, which, unlike calls/s, does not
+ * depend on how much of the machine the client and other processes take.
+ */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+const TICKS_PER_SECOND = 100;
+
+async function load(port, seconds, pid) {
+  const cpu0 = pid === undefined ? undefined : cpuMsOf(pid);
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const samples = [];
   const end = performance.now() + seconds * 1000;
@@ -126,7 +146,14 @@ async function load(port, seconds) {
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   agent.destroy();
   const sorted = Float64Array.from(samples).sort();
-  return { callsPerSec: samples.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  const cpu1 = pid === undefined ? undefined : cpuMsOf(pid);
+  const cpuUsPerCall = cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / samples.length : undefined;
+  return {
+    callsPerSec: samples.length / elapsed,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    ...(cpuUsPerCall !== undefined ? { cpuUsPerCall } : {}),
+  };
 }
 
 async function ssePerSession(name) {
@@ -173,14 +200,15 @@ for (const name of SERVERS) {
 const live = SERVERS.filter((s) => procs[s]);
 for (let round = 0; round < ROUNDS; round++) {
   const order = live.map((_, i) => live[(i + round) % live.length]);
-  for (const name of order) results[name].push(await load(procs[name].port, SECONDS));
+  for (const name of order) results[name].push(await load(procs[name].port, SECONDS, procs[name].child.pid));
   console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
 }
 for (const { child } of Object.values(procs)) child.kill();
 
 const med = (name, key) => median(results[name].map((r) => r[key]));
 const raw = med('raw', 'callsPerSec');
-const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99') }));
+const rows = live.map((name) => ({ name, cps: med(name, 'callsPerSec'), p50: med(name, 'p50'), p99: med(name, 'p99'), cpu: med(name, 'cpuUsPerCall') }));
+const rawCpu = med('raw', 'cpuUsPerCall');
 const sse = modern
   ? undefined
   : {
@@ -195,9 +223,12 @@ const era = modern ? '2026-07-28' : 'stateless 2025-06-18';
 const table = [
   `${command}: ${ROUNDS} rounds × ${SECONDS} s per server, ${CONCURRENCY} concurrent ${era} POSTs, medians over rounds; ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}.`,
   '',
-  '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
-  '| --- | ---: | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× |`),
+  '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw | server CPU µs/call | CPU ratio (raw ÷ server) |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.cps.toFixed(0)} | ${(r.p50 / 1000).toFixed(2)} | ${(r.p99 / 1000).toFixed(2)} | ${(r.cps / raw).toFixed(3)}× | ${r.cpu?.toFixed(1) ?? '—'} | ${(rawCpu / r.cpu).toFixed(3)}× |`,
+  ),
   '',
   ...(modern
     ? []

@@ -7,9 +7,12 @@
 // medians over rounds and, unless --no-write, saves every round to bench/results/tools-list.json
 // and re-renders bench/README.md and its charts.
 //
-// Usage: npm run build && node bench/tools-list.mjs [--rounds 5] [--tools 500] [--calls 200] [--no-write]
+// Usage: npm run build && node bench/tools-list.mjs [--rounds 5] [--tools 500] [--calls 200] [--baseline DIR] [--no-write]
+// --baseline DIR adds `typemcp-base`: the same TypeMCP server on another checkout's build, in a
+// fresh process of its own each round (settles before/after questions in one run).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { saveResults } from './lib/results.mjs';
@@ -18,19 +21,23 @@ import { median as medianOf } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
-const { createServer, McpService, Tool, getMetadataStorage } = require('../packages/core/dist/index.js');
+// TYPEMCP_BENCH_ROOT: the checkout whose build to measure (--baseline); this one by default.
+const root = process.env.TYPEMCP_BENCH_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { createServer, McpService, Tool, getMetadataStorage } = require(path.join(root, 'packages/core/dist/index.js'));
 const { IsInt, IsOptional, IsString, Max, Min } = require('class-validator');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 const { z } = require('zod');
 
-const USAGE = 'usage: node bench/tools-list.mjs [--rounds N] [--tools N] [--calls N] [--no-write]';
+const USAGE = 'usage: node bench/tools-list.mjs [--rounds N] [--tools N] [--calls N] [--baseline DIR] [--no-write]';
 const argv = process.argv.slice(2);
-const opts = { rounds: 5, tools: 500, calls: 200, write: true, child: false };
+const opts = { rounds: 5, tools: 500, calls: 200, write: true, child: false, only: undefined, baseline: undefined };
 for (let i = 0; i < argv.length; i++) {
   const name = argv[i].slice(2);
   if (argv[i] === '--no-write') opts.write = false;
   else if (argv[i] === '--child') opts.child = true;
+  else if (argv[i] === '--only' && argv[i + 1]) opts.only = argv[++i];
+  else if (argv[i] === '--baseline' && argv[i + 1]) opts.baseline = path.resolve(argv[++i]);
   else if (['rounds', 'tools', 'calls'].includes(name) && Number.isInteger(Number(argv[i + 1])) && Number(argv[i + 1]) > 0) opts[name] = Number(argv[++i]);
   else throw new Error(`bad argument ${argv[i]} ${argv[i + 1] ?? ''}\n${USAGE}`);
 }
@@ -134,18 +141,29 @@ async function measure(name, build) {
 if (opts.child) {
   // One start-up each: a second TypeMCP build in the same process would see the first one's 500
   // DTO classes still in class-validator's global storage (it cannot be reset).
-  const rows = [await measure('typemcp', async () => typemcpServer()), await measure('sdk1', sdkServer)];
+  const rows = [await measure('typemcp', async () => typemcpServer())];
+  if (opts.only !== 'typemcp') rows.push(await measure('sdk1', sdkServer));
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } else {
-  const names = ['typemcp', 'sdk1'];
+  const names = ['typemcp', 'sdk1', ...(opts.baseline ? ['typemcp-base'] : [])];
   const perServer = Object.fromEntries(names.map((n) => [n, []]));
+  const child = (base) => {
+    const run = spawnSync(
+      process.execPath,
+      [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS), ...(base ? ['--only', 'typemcp'] : [])],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+        ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
+      },
+    );
+    if (run.status !== 0) throw new Error(`child exited ${run.status ?? run.signal}`);
+    return JSON.parse(run.stdout).map((row) => (base ? { ...row, name: 'typemcp-base' } : row));
+  };
   for (let round = 0; round < opts.rounds; round++) {
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      encoding: 'utf8',
-    });
-    if (run.status !== 0) throw new Error(`round ${round + 1}: child exited ${run.status ?? run.signal}`);
-    for (const row of JSON.parse(run.stdout)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
+    // The baseline's process goes first in odd rounds, second in even ones.
+    const order = opts.baseline ? (round % 2 === 0 ? [true, false] : [false, true]) : [false];
+    for (const row of order.flatMap(child)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
     console.log(
       `round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`,
     );

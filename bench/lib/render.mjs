@@ -8,7 +8,7 @@ import { loadResults } from './results.mjs';
 import { fmtInt, fmtMs, fmtRatio, machineLine, pairedTable, perRoundTable, replaceSection, resultsTable } from './report.mjs';
 import { pairedRatios } from './stats.mjs';
 
-const OURS = new Set(['typemcp', 'engine', 'typemcp-base', 'typemcp-otel']);
+const OURS = new Set(['typemcp', 'typemcp-json', 'typemcp-otel', 'engine', 'typemcp-base', 'everything', 'everything-base']);
 const kindOf = (name) => (name === 'raw' ? 'raw' : OURS.has(name) ? 'ours' : 'other');
 const when = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 const day = (iso) => iso.slice(0, 10);
@@ -52,6 +52,9 @@ function msChart(doc, title, get) {
   };
 }
 
+/** Calls per µs of server CPU, so that its ratio to raw's is raw's CPU per call ÷ the server's (NaN without the measure). */
+const cpuEfficiency = (m) => (m.cpuUsPerCall > 0 ? 1 / m.cpuUsPerCall : NaN);
+
 /** Every chart: its file under bench/charts/, the bench it is drawn from, and its spec. */
 export const CHARTS = [
   {
@@ -76,9 +79,37 @@ export const CHARTS = [
     spec: (d) => ratioChart(d, 'HTTP, revision 2026-07-28: calls/s ÷ raw (higher is better)', (m) => m.callsPerSec),
   },
   {
+    file: 'http-legacy-cpu.svg',
+    bench: 'http-legacy',
+    spec: (d) => ratioChart(d, "HTTP, stateless 2025-06-18: raw's server CPU per call ÷ this server's (higher is better)", cpuEfficiency),
+  },
+  {
+    file: 'http-modern-cpu.svg',
+    bench: 'http-modern',
+    spec: (d) => ratioChart(d, "HTTP, revision 2026-07-28: raw's server CPU per call ÷ this server's (higher is better)", cpuEfficiency),
+  },
+  {
     file: 'tools-list-startup.svg',
     bench: 'tools-list',
     spec: (d) => msChart(d, `tools/list with ${d.config?.tools ?? 500} tools: start-up in ms (lower is better)`, (m) => m.startupMs),
+  },
+  {
+    file: 'cold-start.svg',
+    bench: 'cold-start',
+    spec: (d) => ({
+      ...ratioChart(d, 'stdio cold start to the initialize answer: ms ÷ bare node (lower is better)', (m) => m.ms),
+      referenceLabel: 'bare node = 1.0',
+      axisLabel: "ratio to bare node's median",
+    }),
+  },
+  {
+    file: 'cold-start-cpu.svg',
+    bench: 'cold-start',
+    spec: (d) => ({
+      ...ratioChart(d, 'stdio cold start: CPU ms until the initialize answer ÷ bare node (lower is better)', (m) => m.cpuMs),
+      referenceLabel: 'bare node = 1.0',
+      axisLabel: "ratio to bare node's median",
+    }),
   },
   {
     file: 'tools-list-call.svg',
@@ -120,11 +151,12 @@ function httpSection(doc) {
   return [
     header(doc, [`- Load: ${c.seconds} s per server per round, ${c.concurrency} concurrent ${c.era} POSTs over a keep-alive agent; medians over rounds`]),
     '',
-    '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| server | calls/s | p50 (ms) | p99 (ms) | ratio to raw | server CPU µs/call | CPU ratio (raw ÷ server) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...measured(doc).map(
       (s) =>
-        `| ${s.name} | ${fmtInt(s.median.callsPerSec)} | ${fmtMs(s.median.p50 / 1000)} | ${fmtMs(s.median.p99 / 1000)} | ${fmtRatio(s.median.callsPerSec / raw?.median.callsPerSec)} |`,
+        `| ${s.name} | ${fmtInt(s.median.callsPerSec)} | ${fmtMs(s.median.p50 / 1000)} | ${fmtMs(s.median.p99 / 1000)} | ${fmtRatio(s.median.callsPerSec / raw?.median.callsPerSec)} | ` +
+        `${s.median.cpuUsPerCall === undefined ? '—' : fmtMs(s.median.cpuUsPerCall)} | ${fmtRatio(raw?.median.cpuUsPerCall / s.median.cpuUsPerCall)} |`,
     ),
     ...(sse
       ? [
@@ -155,11 +187,31 @@ function toolsListSection(doc) {
   ].join('\n');
 }
 
+function coldStartSection(doc) {
+  const raw = doc.servers.find((s) => s.name === 'raw');
+  return [
+    header(doc, [`- Each round: every server spawned ${doc.config.spawns} times in a row (median kept), order rotated per round; medians over rounds`]),
+    '',
+    '| server | ms to the initialize answer | ratio to bare node | CPU ms until the answer | CPU ratio to bare node |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...measured(doc).map(
+      (s) =>
+        `| ${s.name === 'raw' ? 'raw (bare node)' : s.name} | ${fmtMs(s.median.ms)} | ${fmtRatio(s.median.ms / raw?.median.ms)} | ` +
+        `${s.median.cpuMs === undefined ? '—' : fmtMs(s.median.cpuMs)} | ${fmtRatio(s.median.cpuMs / raw?.median.cpuMs)} |`,
+    ),
+    '',
+    'Ms per round:',
+    '',
+    ...measured(doc).map((s) => `- ${s.name}: ${s.rounds.map((r) => fmtMs(r.ms)).join(', ')}`),
+  ].join('\n');
+}
+
 const SECTIONS = {
   stdio: ['results', stdioSection],
   'http-legacy': ['http-results', httpSection],
   'http-modern': ['http-modern-results', httpSection],
   'tools-list': ['tools-list-results', toolsListSection],
+  'cold-start': ['cold-start-results', coldStartSection],
 };
 
 /**

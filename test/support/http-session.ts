@@ -3,7 +3,8 @@
  * StreamableHTTPClientTransport from 2025-03-26 on, SSEClientTransport (the deprecated HTTP+SSE
  * transport) for 2024-11-05. The wire is recorded through the transport's `fetch`: request
  * bodies as sent, and every SSE `message` event's data as the server wrote it (a tee of the
- * response body, read before the SDK parses it), so the schemas check exactly what was sent.
+ * response body, read before the SDK parses it), or a plain JSON answer's body, so the schemas
+ * check exactly what was sent.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -49,6 +50,15 @@ export class HttpWireRecorder extends WireRecorder {
         sessionId: headers.get('mcp-session-id'),
         lastEventId: headers.get('last-event-id'),
       }) - 1;
+    if (res.ok && res.headers.get('content-type')?.startsWith('application/json')) {
+      // A plain JSON answer (the server's JSON-response mode): one message, or a batch of them.
+      const value = (await res.clone().json()) as JsonObject | JsonObject[];
+      for (const message of Array.isArray(value) ? value : [value]) {
+        this.carriedBy.set(this.mark(), exchange);
+        this.record('server->client', message);
+      }
+      return res;
+    }
     if (!res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) return res;
     const [mine, theirs] = res.body.tee();
     void this.consume(mine, exchange);

@@ -1,4 +1,5 @@
-// Ours: a ProtocolServer with `add` served by @typemcp/http. argv[2]: `stateless` (sessions: false) or `sse` (defaults, legacy /sse on).
+// Ours: a ProtocolServer with `add` served by @typemcp/http. argv[2]: `stateless` (sessions: false) or `sse` (defaults, legacy /sse on);
+// a `-json` suffix adds `jsonResponse: true`.
 // TYPEMCP_BENCH_ROOT: the checkout whose build to serve (bench/http.mjs --baseline); this one by default.
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -22,6 +23,8 @@ engine.registry.addTool(
     return { content: [{ type: 'text', text: String(a + b) }] };
   },
 );
-const stateless = process.argv[2] !== 'sse';
-const listener = await serveHttp(engine, { port: 0, sessions: stateless ? false : true, keepAliveMs: 0 });
+const mode = process.argv[2] ?? 'stateless';
+const stateless = !mode.startsWith('sse');
+const json = mode.endsWith('-json');
+const listener = await serveHttp(engine, { port: 0, sessions: stateless ? false : true, keepAliveMs: 0, ...(json ? { jsonResponse: true } : {}) });
 ready(listener.port);

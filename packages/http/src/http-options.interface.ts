@@ -117,6 +117,15 @@ export interface HttpOptions {
   /** Serve the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages` (default true). */
   legacySse?: boolean;
   /**
+   * Answer a 2025-03-26..2025-11-25 POST with plain `application/json` instead of an SSE stream
+   * when its response is the first thing the server sends for it (default false). Anything sent
+   * before the response (progress, a log, a question to the client), or the keep-alive interval
+   * passing, turns the answer into an SSE stream as usual, so nothing is lost and a proxy never
+   * waits longer than `keepAliveMs` for headers. Resumable streams (an event store) and batches
+   * are always SSE. The SDK calls this `enableJsonResponse`; 2026-07-28 requests already work this way.
+   */
+  jsonResponse?: boolean;
+  /**
    * Stateful sessions with `Mcp-Session-Id` (default true). `false`: every POST is served by a
    * fresh engine session (no GET stream, no server->client requests, no resumability).
    */

@@ -3,7 +3,7 @@
  * absent" and nothing more; a property that may also be `null` says so with this decorator, and
  * its published schema then admits `null` too (`type: [T, "null"]`, or `anyOf` with a `$ref`).
  */
-import { ValidateIf } from 'class-validator';
+import { classValidator } from '../pipeline/validation-libraries.js';
 
 const notNull = new WeakSet<object>();
 
@@ -25,6 +25,6 @@ export function Nullable(): PropertyDecorator {
     const key = String(property);
     const condition = (object: Record<string, unknown>) => object[key] !== null;
     notNull.add(condition);
-    ValidateIf(condition)(prototype, property);
+    classValidator().ValidateIf(condition)(prototype, property);
   };
 }

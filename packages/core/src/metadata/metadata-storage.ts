@@ -24,6 +24,7 @@ export class MetadataStorage {
   readonly completes: CompleteMetadataArgs[] = [];
   readonly descriptions: DescriptionMetadataArgs[] = [];
   readonly interceptors: InterceptorsMetadataArgs[] = [];
+  private readonly indexes = new WeakMap<object, unknown>();
 
   /** The class record of `target`, if decorated. */
   classOf(target: ClassType): ClassMetadataArgs | undefined {
@@ -32,9 +33,31 @@ export class MetadataStorage {
 
   /** Member records declared on `target` or its ancestors, nearest first. */
   membersOf<T extends { target: ClassType }>(records: T[], target: ClassType): T[] {
-    const chain: unknown[] = [];
-    for (let c: unknown = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.push(c);
-    return chain.flatMap((c) => records.filter((r) => r.target === c));
+    const byTarget = this.indexOf(records);
+    const found: T[] = [];
+    for (let c: unknown = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+      const own = byTarget.get(c as ClassType);
+      if (own) found.push(...own);
+    }
+    return found;
+  }
+
+  /**
+   * `records` grouped by class, in their order. Built on first use and again when the list has
+   * changed since (decorators only push, `reset()` empties), so looking up one class's members
+   * does not scan every record: a server with 500 tools asks once per tool.
+   */
+  private indexOf<T extends { target: ClassType }>(records: T[]): Map<ClassType, T[]> {
+    const cached = this.indexes.get(records) as { length: number; last: T | undefined; byTarget: Map<ClassType, T[]> } | undefined;
+    if (cached && cached.length === records.length && cached.last === records[records.length - 1]) return cached.byTarget;
+    const byTarget = new Map<ClassType, T[]>();
+    for (const r of records) {
+      const list = byTarget.get(r.target);
+      if (list) list.push(r);
+      else byTarget.set(r.target, [r]);
+    }
+    this.indexes.set(records, { length: records.length, last: records[records.length - 1], byTarget });
+    return byTarget;
   }
 
   /**
@@ -59,7 +82,10 @@ export class MetadataStorage {
 
   /** Forgets everything (tests declare their classes inside the test and reset in between). */
   reset(): void {
-    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors]) list.length = 0;
+    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors]) {
+      list.length = 0;
+      this.indexes.delete(list);
+    }
   }
 }
 

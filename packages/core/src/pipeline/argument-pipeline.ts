@@ -4,7 +4,7 @@
  * must run asynchronously (an asynchronous constraint exists; then every DTO is validated with the
  * async API, which runs those constraints too).
  */
-import { getMetadataStorage } from 'class-validator';
+import { classValidator } from './validation-libraries.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 
 /** A JSON number written as a string: no blanks, no hex, no `Infinity` (which `Number()` would all take). */
@@ -35,7 +35,7 @@ let anyAsync = false;
  * can be declared at any time, so the answer is recomputed only when their count changes.
  */
 export function asyncConstraintsRegistered(): boolean {
-  const constraints = (getMetadataStorage() as unknown as { constraintMetadatas?: Map<unknown, { async: boolean }[]> }).constraintMetadatas;
+  const constraints = (classValidator().getMetadataStorage() as unknown as { constraintMetadatas?: Map<unknown, { async: boolean }[]> }).constraintMetadatas;
   // Unknown storage layout (another class-validator version): stay on the safe, async side.
   if (!constraints) return true;
   if (constraints.size !== seenConstraintClasses) {

@@ -9,8 +9,7 @@
  */
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import { instanceToPlain, plainToInstance } from 'class-transformer';
-import { validate, validateSync, ValidationTypes, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
 import { type JsonObject } from '@typemcp/protocol';
 import { isThenable } from '@typemcp/protocol/internal';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
@@ -20,6 +19,7 @@ import { validationMetadataOf, type ValidationMeta } from '../schema/dto-propert
 import type { DtoSchemaFactory } from '../schema/index.js';
 import { asyncConstraintsRegistered, convertStrings } from './argument-pipeline.js';
 import { schemaProblems } from './problems.js';
+import { classTransformer, classValidator } from './validation-libraries.js';
 import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
 
 /** The outcome of a check: the value to use, or one message per fault. */
@@ -82,7 +82,7 @@ export class DtoValidator {
     const data = (convert ? convertStrings(dto, plain) : plain) ?? {};
     const plan = this.plan(dto, 'input');
     if (!plan.check(data)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
-    const value = plainToInstance(dto, data, TRANSFORM_OPTIONS) as T;
+    const value = classTransformer().plainToInstance(dto, data, TRANSFORM_OPTIONS) as T;
     if (plan.exact) return { ok: true, value };
     return this.refine(value);
   }
@@ -93,19 +93,22 @@ export class DtoValidator {
    * closed (`unknownFields: 'reject'`).
    */
   output(dto: ClassType, value: unknown): DtoResult<JsonObject> | Promise<DtoResult<JsonObject>> {
-    const plain = instanceToPlain(value) as JsonObject;
+    const plain = classTransformer().instanceToPlain(value) as JsonObject;
     const plan = this.plan(dto, 'output');
     if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
     if (plan.exact) return { ok: true, value: plain };
-    const checked = this.refine(plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
+    const checked = this.refine(classTransformer().plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
     const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);
     return isThenable(checked) ? checked.then(settle) : settle(checked);
   }
 
   /** class-validator, for what the schema could not say. */
   private refine<T>(value: T): DtoResult<T> | Promise<DtoResult<T>> {
-    if (asyncConstraintsRegistered()) return validate(value as object, VALIDATOR_OPTIONS).then((errors) => outcome(value, errors));
-    return outcome(value, validateSync(value as object, VALIDATOR_OPTIONS));
+    if (asyncConstraintsRegistered())
+      return classValidator()
+        .validate(value as object, VALIDATOR_OPTIONS)
+        .then((errors) => outcome(value, errors));
+    return outcome(value, classValidator().validateSync(value as object, VALIDATOR_OPTIONS));
   }
 
   private plan(dto: ClassType, direction: 'input' | 'output'): Plan {
@@ -139,6 +142,7 @@ export class DtoValidator {
     if (meta.groups?.length || meta.always || meta.validateIf || meta.context !== undefined) return false;
     if (classTransformerStorage.findTransformMetadatas(dto, meta.propertyName, 0).length > 0) return false;
     const typeFn = classTransformerStorage.findTypeMetadata(dto, meta.propertyName)?.typeFunction;
+    const { ValidationTypes } = classValidator();
     switch (meta.type) {
       case ValidationTypes.IS_DEFINED:
       case ValidationTypes.WHITELIST:

@@ -3,14 +3,15 @@
  * read from its metadata (not from the generated schema), plus defaults and descriptions.
  */
 import 'reflect-metadata';
-import { getMetadataStorage as getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
+import { classValidator } from '../pipeline/validation-libraries.js';
 import { undecoratedProperty } from './schema.errors.js';
 
-/** One class-validator metadata record. */
-export type ValidationMeta = ReturnType<ReturnType<typeof getValidatorStorage>['getTargetValidationMetadatas']>[number];
+import type { ValidationMeta } from './validator-metadata.js';
+
+export { validationMetadataOf, type ValidationMeta } from './validator-metadata.js';
 
 /** How one property behaves under `validate()`. */
 export interface PropertyFacts {
@@ -27,14 +28,6 @@ export interface PropertyFacts {
   title?: string;
   /** The property initialiser's value, as JSON; the key is absent when there is none. */
   default?: unknown;
-}
-
-// Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
-const CHECKS = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
-
-/** The class-validator metadata of `dto`, inherited records included. */
-export function validationMetadataOf(dto: ClassType): ValidationMeta[] {
-  return getValidatorStorage().getTargetValidationMetadatas(dto, '', true, false);
 }
 
 function initialValues(dto: ClassType): Map<string, unknown> {
@@ -63,6 +56,9 @@ function asJson(value: unknown): { value: unknown } | undefined {
  * `useDefineForClassFields: false`) no field either: it cannot be detected at run time.
  */
 export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
+  const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
+  // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
+  const checks = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
   const byProperty = getValidatorStorage().groupByPropertyName(metas);
   const initial = initialValues(dto);
   for (const property of initial.keys()) {
@@ -80,7 +76,7 @@ export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<
     const conditional = conditions.some((m) => m.name !== IS_OPTIONAL && !isNullableCondition(m.constraints?.[0]));
     const initialValue = asJson(initial.get(property));
     // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
-    const checked = list.some((m) => CHECKS.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
+    const checked = list.some((m) => checks.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
     const fact: PropertyFacts = {
       required: !optional && !conditional && !initialValue && checked,
       nullable,

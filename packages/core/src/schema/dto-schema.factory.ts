@@ -69,7 +69,8 @@ export class DtoSchemaFactory {
       schema = inlineRefs(root, all, recursiveDefs(all));
       defs = reachableDefs(schema, (id) => all.get(id) ?? {});
     }
-    const named = renameRefs(defs.size > 0 ? { ...schema, $defs: Object.fromEntries(defs) } : schema, this.refs.names(defs.keys()));
+    // Without definitions there is no `$ref` to rename (every one would have been reached).
+    const named = defs.size > 0 ? renameRefs({ ...schema, $defs: Object.fromEntries(defs) }, this.refs.names(defs.keys())) : schema;
     const result = deepFreeze(named) as DtoSchema;
     this.results.set(dto, result);
     return result;

@@ -3,11 +3,11 @@
  * replaced, and every result's `type` moved into a marker that the normaliser settles later.
  */
 import 'reflect-metadata';
-import { IS_DATE_STRING, IS_EMPTY, IS_ENUM, IS_IN, IS_IP, IS_ISO8601, IS_NOT_EMPTY, IS_URL, MATCHES, ValidationTypes } from 'class-validator';
 import type { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 // Not re-exported from the package root; needed to wrap (not rewrite) the stock converters.
-import { defaultConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import type * as DefaultConvertersModule from 'class-validator-jsonschema/build/defaultConverters';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { classValidator } from '../pipeline/validation-libraries.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
 import { enumSchema, enumValues } from './enum-values.js';
 import { TYPE_MARK } from './schema-normaliser.js';
@@ -21,8 +21,6 @@ type Meta = Parameters<Extract<Converter, (...args: never[]) => unknown>>[0];
 
 /** What the converters report while the pass runs. */
 export interface ConversionRecorder {
-  /** Every class whose metadata went through a converter. */
-  seen(target: ClassType): void;
   /** The definition id a `$ref` to `target` uses (the factory names definitions per schema later). */
   refOf(target: ClassType): string;
   /** `@ValidateNested()` without class-transformer's `@Type(() => X)`. */
@@ -43,6 +41,7 @@ function primitiveOf(type: unknown): Schema {
 }
 
 function overrides(recorder: ConversionRecorder, refPrefix: string): Record<string, Converter> {
+  const { IS_DATE_STRING, IS_EMPTY, IS_ENUM, IS_IN, IS_IP, IS_ISO8601, IS_NOT_EMPTY, IS_URL, MATCHES, ValidationTypes } = classValidator();
   return {
     // Stock: `enum: Object.values(E), type: 'string'`, i.e. reverse-mapping names in, numbers out.
     [IS_ENUM]: (meta) => enumSchema(enumValues(meta.constraints[0] as Record<string, unknown>)),
@@ -102,14 +101,16 @@ function markType(result: unknown): unknown {
 
 /**
  * Every converter (stock ones included, since they are merged with `lodash.merge` where the last
- * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to report to `recorder`.
+ * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to mark their types.
  */
 export function buildConverters(recorder: ConversionRecorder, refPrefix: string): SchemaConverters {
+  // Loaded here, not at import: the module loads class-validator (see validation-libraries.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultConverters } = require('class-validator-jsonschema/build/defaultConverters') as typeof DefaultConvertersModule;
   const table: Record<string, Converter> = { ...defaultConverters, ...overrides(recorder, refPrefix) };
   const wrapped: SchemaConverters = {};
   for (const [name, converter] of Object.entries(table)) {
     wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) => {
-      if (typeof meta.target === 'function') recorder.seen(meta.target as ClassType);
       // A validator with its own `validateIf` may not run at all: it constrains nothing the
       // schema can promise, so it adds nothing (class-validator still runs it when it applies).
       if (meta.validateIf) return {};

@@ -6,34 +6,51 @@ export type Schema = Record<string, unknown>;
 const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
 const MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+/** What each subschema keyword holds: one at `SINGLE`, a map at `MAPS`, a list at `LISTS`. */
+const KINDS = new Map<string, 'single' | 'map' | 'list'>([
+  ...SINGLE.map((k) => [k, 'single'] as const),
+  ...MAPS.map((k) => [k, 'map'] as const),
+  ...LISTS.map((k) => [k, 'list'] as const),
+]);
 
 /** True for a plain object (a schema), false for arrays, primitives and null. */
 export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A shallow copy of `schema` with `fn` applied to each direct subschema. */
+/**
+ * A shallow copy of `schema` with `fn` applied to each direct subschema, in the keyword order of
+ * `SINGLE`, `MAPS`, then `LISTS` (one pass over the node's own keys: most nodes are leaves).
+ */
 export function mapSubschemas(schema: Schema, fn: (sub: Schema) => Schema): Schema {
   const out: Schema = { ...schema };
-  for (const key of SINGLE) if (isSchema(out[key])) out[key] = fn(out[key]);
+  let found: string[] | undefined;
+  for (const key in out) if (KINDS.has(key)) (found ??= []).push(key);
+  if (!found) return out;
+  for (const key of SINGLE) if (found.includes(key) && isSchema(out[key])) out[key] = fn(out[key]);
   for (const key of MAPS) {
     const map = out[key];
-    if (isSchema(map)) out[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isSchema(v) ? fn(v) : v]));
+    if (found.includes(key) && isSchema(map)) out[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isSchema(v) ? fn(v) : v]));
   }
   for (const key of LISTS) {
     const list = out[key];
-    if (Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
+    if (found.includes(key) && Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
   }
   return out;
 }
 
-/** Calls `fn` on `schema` and every subschema below it. */
+/** Calls `fn` on `schema` and every subschema below it (in `mapSubschemas` order, copying nothing). */
 export function visitSchemas(schema: Schema, fn: (node: Schema) => void): void {
   fn(schema);
-  mapSubschemas(schema, (sub) => {
-    visitSchemas(sub, fn);
-    return sub;
-  });
+  for (const key of SINGLE) if (isSchema(schema[key])) visitSchemas(schema[key], fn);
+  for (const key of MAPS) {
+    const map = schema[key];
+    if (isSchema(map)) for (const v of Object.values(map)) if (isSchema(v)) visitSchemas(v, fn);
+  }
+  for (const key of LISTS) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const v of list as unknown[]) if (isSchema(v)) visitSchemas(v, fn);
+  }
 }
 
 /** Freezes a schema graph, so cached schemas shared between tools cannot be changed by one of them. */

@@ -105,15 +105,14 @@ describe('caching', () => {
     @IsInt() @Min(1) page!: number;
   }
 
-  it('runs the class-validator-jsonschema pass once per factory and returns the same frozen schema', () => {
+  it('converts each DTO on its own, never scanning every class, and returns the same frozen schema', () => {
     const pass = jest.spyOn(cvjs, 'validationMetadatasToSchemas');
     try {
       const factory = new DtoSchemaFactory();
-      expect(pass).not.toHaveBeenCalled(); // lazy
       const first = factory.forClass(Query);
       expect(factory.forClass(Query)).toBe(first);
       factory.forClass(Paged);
-      expect(pass).toHaveBeenCalledTimes(1);
+      expect(pass).not.toHaveBeenCalled();
       expect(Object.isFrozen(first)).toBe(true);
       expect(Object.isFrozen(first.properties)).toBe(true);
     } finally {
@@ -121,7 +120,7 @@ describe('caching', () => {
     }
   });
 
-  it('converts a DTO decorated after the pass on its own', () => {
+  it('converts a DTO decorated after the first one was converted', () => {
     const factory = new DtoSchemaFactory();
     factory.forClass(Query);
     class Later {

@@ -3,8 +3,10 @@
  * an existing app (`app.use(mcp.app)`). Every route checks Host/Origin and only its own paths,
  * so mounting it leaves the host application's other routes alone.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProtocolServer } from '@typemcp/protocol';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
@@ -15,6 +17,12 @@ import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
 import { McpHttpHost } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
+
+// express and its ~100 modules load with the first app, not with the package: a stdio server that
+// imports anything from @typemcp/http (e.g. `closeSseStream`) does not pay for them at start-up.
+let expressFactory: (() => Express) | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const newExpressApp = (): Express => (expressFactory ??= require('express') as () => Express)();
 
 /** A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer). @publicApi */
 export type McpServerLike = ProtocolServer | { readonly engine: ProtocolServer };
@@ -38,9 +46,42 @@ export function engineOf(server: McpServerLike): ProtocolServer {
 
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
+  return buildMcpApp(server, options).mcp;
+}
+
+/** Runs express-style handlers on plain node objects, in order; `fail` gets what one passes to `next`. */
+function runChain(chain: RequestHandler[], req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void): void {
+  let i = 0;
+  const next = (error?: unknown): void => {
+    if (error !== undefined && error !== 'route' && error !== 'router') return fail(error);
+    const handler = chain[i++];
+    if (!handler) return fail(new HttpTransportError(HttpErrorCode.NotFound, 'Not found'));
+    try {
+      // As express 5: a handler's rejected promise goes to the error handler.
+      const result = handler(req as Request, res as Response, next) as unknown;
+      if (result instanceof Promise) result.catch(fail);
+    } catch (thrown) {
+      fail(thrown);
+    }
+  };
+  next();
+}
+
+/**
+ * The app, and a node request listener for serveHttp that serves the Streamable HTTP endpoint
+ * itself and hands every other request to the app. Express's routing and request decoration cost
+ * about as much as the whole MCP exchange of a small call; the endpoint's handlers use only
+ * node's request and response (`req.protocol` and `req.baseUrl` are read with fallbacks), so they
+ * run the same route chain directly. Anything added to that chain must do the same. With `log`
+ * (its middleware reads express's `req.query`), every request goes through express.
+ */
+export function buildMcpApp(
+  server: McpServerLike,
+  options: HttpOptions = {},
+): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void } {
   const { options: effective, proxy } = withOAuthProxy(options);
   const host = new McpHttpHost(engineOf(server), effective);
-  const app = express();
+  const app = newExpressApp();
   app.disable('x-powered-by');
   if (proxy) app.use(proxy.router);
   const before: RequestHandler[] = host.logRequests ? [requestLog(host.logger, host.principals)] : [];
@@ -67,7 +108,8 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
       res.json(host.protectedResourceMetadata(req));
     });
   }
-  app.all(host.path, ...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle);
+  const endpoint: RequestHandler[] = [...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle];
+  app.all(host.path, ...endpoint);
   if (options.legacySse !== false) {
     const legacy = new LegacySseHandler(host, '/messages');
     const notGet = legacy.notAllowed('GET');
@@ -89,7 +131,15 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
     close: (graceMs) => host.close(graceMs),
   };
   hosts.set(mcp, host);
-  return mcp;
+  if (host.logRequests) return { mcp, listener: app };
+  const path = host.path;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    if ((query < 0 ? url : url.slice(0, query)) !== path) return void app(req, res);
+    runChain(endpoint, req, res, (error) => sendHttpError(res, host.toHttpError(error, `${req.method} ${path}`)));
+  };
+  return { mcp, listener };
 }
 
 const hosts = new WeakMap<McpExpressApp, McpHttpHost>();

@@ -44,6 +44,8 @@ const defaultOnError = (error: unknown, where: string): void => writeErrorLine('
 export class McpHttpHost implements SharedHost {
   readonly path: string;
   readonly stateful: boolean;
+  /** Legacy POSTs answered with plain JSON when nothing precedes the response. */
+  readonly jsonResponse: boolean;
   readonly maxBodyBytes: number;
   readonly retryMs: number;
   readonly graceMs: number;
@@ -76,6 +78,7 @@ export class McpHttpHost implements SharedHost {
     checkHttpOptions(options);
     this.path = options.path ?? HTTP_DEFAULTS.path;
     this.stateful = options.sessions ?? HTTP_DEFAULTS.sessions;
+    this.jsonResponse = options.jsonResponse ?? HTTP_DEFAULTS.jsonResponse;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.retryMs = options.retryMs ?? HTTP_DEFAULTS.retryMs;
     this.graceMs = options.graceMs ?? HTTP_DEFAULTS.graceMs;

@@ -14,7 +14,7 @@ import { HttpTransportError, sendHttpError } from '../errors/http-transport.erro
 import type { HttpOptions } from '../http-options.interface.js';
 import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
-import { createMcpExpressApp, sharedStateStarted, type McpServerLike } from './create-mcp-express-app.js';
+import { buildMcpApp, sharedStateStarted, type McpServerLike } from './create-mcp-express-app.js';
 
 /** @publicApi */
 export interface ServeHttpOptions extends HttpOptions {
@@ -77,11 +77,11 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   checkHttpOptions(options);
   const host = options.host ?? HTTP_DEFAULTS.host;
   const timeouts = serverTimeouts(options);
-  const mcp = createMcpExpressApp(server, { ...options, host });
+  const { mcp, listener } = buildMcpApp(server, { ...options, host });
   // With shared state, listen once the store answered (or failed once: then it retries alone).
   await sharedStateStarted(mcp);
   mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(HttpErrorCode.NotFound, 'Not found')));
-  const httpServer = createServer(timeouts, mcp.app);
+  const httpServer = createServer(timeouts, listener);
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(options.port ?? HTTP_DEFAULTS.port, host, () => {

@@ -101,6 +101,7 @@ export function checkHttpOptions(options: HttpOptions & { port?: unknown }): voi
     throw invalid('path', `it must be a path starting with "/", or leave it out for the default ("${D.path}")`);
   }
   check.boolean('legacySse', options.legacySse, D.legacySse);
+  check.boolean('jsonResponse', options.jsonResponse, D.jsonResponse);
   check.boolean('sessions', options.sessions, D.sessions);
   check.boolean('health', options.health, D.health);
   check.boolean('log', options.log, D.log);

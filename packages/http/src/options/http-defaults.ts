@@ -13,6 +13,8 @@ export const HTTP_DEFAULTS = Object.freeze({
   path: '/mcp',
   /** Serve the 2024-11-05 HTTP+SSE transport at /sse and /messages. */
   legacySse: true,
+  /** Answer a legacy POST with plain JSON when nothing precedes its response (see `HttpOptions.jsonResponse`). */
+  jsonResponse: false,
   /** Stateful sessions with `Mcp-Session-Id`. */
   sessions: true,
   /** Largest accepted request body, in bytes. */

@@ -21,6 +21,8 @@ export class SseConnection {
   private open = true;
   private started = false;
   private wrote = false;
+  /** Headers of a start put off by {@link defer}, until the first write or {@link json}. */
+  private deferred?: OutgoingHttpHeaders;
 
   constructor(
     private readonly res: ServerResponse,
@@ -60,8 +62,39 @@ export class SseConnection {
     });
   }
 
+  /**
+   * Puts the start off: the first write (an event, a keep-alive comment) starts the SSE stream
+   * with `headers`, unless {@link json} answers first.
+   */
+  defer(headers: OutgoingHttpHeaders = {}): void {
+    this.deferred = headers;
+  }
+
+  /** True while the start is put off and the response can still be plain JSON. */
+  get answersJson(): boolean {
+    return this.deferred !== undefined && this.isOpen;
+  }
+
+  /** Answers a deferred response with one JSON message instead of a stream, and ends it. */
+  json(message: string): void {
+    const headers = this.deferred;
+    if (headers === undefined || !this.isOpen) return;
+    this.deferred = undefined;
+    this.started = true;
+    this.res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(message) });
+    this.res.end(message);
+  }
+
+  private startDeferred(): void {
+    const headers = this.deferred;
+    if (headers === undefined) return;
+    this.deferred = undefined;
+    this.start(headers);
+  }
+
   private write(chunk: string): void {
     if (!this.isOpen) return;
+    if (this.deferred) this.startDeferred();
     this.wrote = true;
     this.res.write(chunk);
     // A client that stops reading would make the server buffer without bound: past the cap the
@@ -99,6 +132,8 @@ export class SseConnection {
    * client left first). A response that was never started is left to whoever answers it.
    */
   end(onFlushed?: () => void): void {
+    // Put off and never answered (a cancelled request): an empty stream, as without deferring.
+    if (this.deferred && this.isOpen) this.startDeferred();
     if (!this.started || this.res.writableEnded) return;
     if (onFlushed) this.res.once('finish', onFlushed);
     // Node 22 writes the end of a chunked response past a corked body: flush the body first.

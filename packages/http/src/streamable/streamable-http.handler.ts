@@ -182,7 +182,8 @@ export class StreamableHttpHandler {
     const headers = initialize && !session.stateless ? { 'Mcp-Session-Id': session.id } : undefined;
     // Also kept on the response itself, where the request log reads a new session's id.
     if (headers) res.setHeader('Mcp-Session-Id', session.id);
-    const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers);
+    const json = this.host.jsonResponse && !Array.isArray(body) && requests.length === 1;
+    const stream = session.openRequestStream(res, requests, revision !== undefined && revision >= PRIMING_SINCE, headers, json);
     if (session.stateless) stream.onFinish = () => void session.close(0);
     // A failed initialize leaves no session behind.
     else if (initialize) stream.onFinish = () => void (session.protocolSession.features ? undefined : session.close(0));

@@ -112,13 +112,24 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     return this.byRequest.has(id);
   }
 
-  /** Starts the SSE response of a POST carrying `requests`. */
-  openRequestStream(res: ServerResponse, requests: { id: RequestId; method: string }[], prime: boolean, headers?: OutgoingHttpHeaders): EventStream {
+  /**
+   * Starts the SSE response of a POST carrying `requests`. With `json` (one request, the
+   * `jsonResponse` option) on a stream that is not primed, the start waits: a response sent first
+   * is written as plain JSON instead (see SseConnection.defer). The client then holds no event id,
+   * as on an unprimed stream whose first event is the response, so nothing is lost for resuming.
+   */
+  openRequestStream(
+    res: ServerResponse,
+    requests: { id: RequestId; method: string }[],
+    prime: boolean,
+    headers?: OutgoingHttpHeaders,
+    json = false,
+  ): EventStream {
     const stream = new EventStream();
     stream.pending = requests.length;
     for (const r of requests) this.byRequest.set(r.id, { stream, method: r.method });
     this.live.set(stream.id, stream);
-    this.attach(stream, res, prime, headers);
+    this.attach(stream, res, prime, headers, json && !(prime && this.log));
     return stream;
   }
 
@@ -136,7 +147,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     }
   }
 
-  private attach(stream: EventStream, res: ServerResponse, prime: boolean, headers?: OutgoingHttpHeaders): SseConnection {
+  private attach(stream: EventStream, res: ServerResponse, prime: boolean, headers?: OutgoingHttpHeaders, deferred = false): SseConnection {
     const connection = new SseConnection(res, this.host.keepAlive, () => {
       if (stream.connection !== connection) return;
       stream.connection = undefined;
@@ -144,6 +155,10 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       if (stream.pending === 0 && stream !== this.standalone) this.finish(stream);
     });
     stream.connection = connection;
+    if (deferred) {
+      connection.defer(headers);
+      return connection;
+    }
     connection.start(headers);
     if (prime && this.log) {
       connection.prime(stream.eventId(), this.host.retryMs);
@@ -231,6 +246,9 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
 
   /** Writes one event on a stream (e.g. the error for an invalid member of a batch). */
   emit(stream: EventStream, message: string, response: boolean): void {
+    // A deferred stream carries one request: its response, sent before anything else, is the
+    // whole answer, and there is nothing to keep for a resume (the client has no event id).
+    if (response && stream.connection?.answersJson) return stream.connection.json(message);
     let id: string | undefined;
     if (this.log) {
       const seq = ++stream.seq;

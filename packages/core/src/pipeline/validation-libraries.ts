@@ -1,0 +1,24 @@
+/**
+ * class-validator (with validator.js and libphonenumber-js, about 320 modules) and
+ * class-transformer's main entry, loaded on first use instead of when `@typemcp/core` is imported.
+ * A stdio server is started anew for every client session, and one whose features take no DTO
+ * never needs either; a DTO's own decorators load class-validator anyway, before any of this runs.
+ * Every value import of these two packages in core goes through here (types are free).
+ */
+import type * as ClassTransformerModule from 'class-transformer';
+import type * as ClassValidatorModule from 'class-validator';
+
+let validatorModule: typeof ClassValidatorModule | undefined;
+let transformerModule: typeof ClassTransformerModule | undefined;
+
+/** `require('class-validator')`, once. */
+export function classValidator(): typeof ClassValidatorModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (validatorModule ??= require('class-validator') as typeof ClassValidatorModule);
+}
+
+/** `require('class-transformer')`, once. */
+export function classTransformer(): typeof ClassTransformerModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (transformerModule ??= require('class-transformer') as typeof ClassTransformerModule);
+}
