@@ -1,8 +1,10 @@
-// A real OAuth 2.1 / OpenID Connect authorization server for the tests: oidc-provider, run in its
-// own Node process (it is ESM only), configured from the OIDC_TEST_CONFIG environment variable by
-// test/support/oidc-provider.ts. Besides the provider's own endpoints it serves a tiny login and
-// consent UI at /interaction/:uid (plain HTML forms) and, for the harness only, /__admin/* behind
-// a random bearer secret: key rotation, the next access-token lifetime, request counters.
+// A real OAuth 2.1 / OpenID Connect authorization server for the tests: oidc-provider 9, run in its own
+// Node process (it is ESM only; Jest runs the suite as CommonJS), forked by test/support/oidc-provider.ts
+// and configured from the OIDC_TEST_CONFIG environment variable. Besides the provider's own endpoints it
+// serves a tiny login and consent UI at /interaction/:uid (plain HTML forms, checked against the
+// configured users). The harness talks to it over the IPC channel only: it announces
+// {type:'ready', issuer}, reports every HTTP request it receives as {type:'seen', ...}, and answers
+// {id, type:'keys'|'resource'|'ttl'|'counters'} with {id, result} or {id, error}.
 import { createServer } from 'node:http';
 import { URLSearchParams } from 'node:url';
 import Provider, { errors } from 'oidc-provider';
@@ -12,16 +14,19 @@ const counters = { jwks: 0, introspection: 0 };
 let keys = config.jwks;
 let nextTtlSec;
 
+const resourceScopes = () => new Set(Object.values(config.resources).flatMap((r) => r.scope.split(' ').filter(Boolean)));
+
 function build(issuer) {
   const provider = new Provider(issuer, {
     clients: config.clients,
     jwks: { keys },
     cookies: { keys: [config.cookieKey] },
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    claims: { openid: ['sub'], email: ['email'] },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.test` }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
     // Resource scopes are advertised too, so clients may name them in their registration (RFC 7591 `scope`).
-    scopes: ['openid', 'offline_access', ...new Set(Object.values(config.resources).flatMap((r) => r.scope.split(' ')))],
+    scopes: ['openid', 'offline_access', ...config.scopes, ...resourceScopes()],
     ttl: {
       ClientCredentials: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
       AccessToken: (_ctx, token) => nextTtlSec ?? token.resourceServer?.accessTokenTTL ?? 600,
@@ -47,11 +52,10 @@ function build(issuer) {
         getResourceServerInfo: (_ctx, indicator) => {
           const resource = config.resources[indicator];
           if (!resource) throw new errors.InvalidTarget();
-          const ttl = nextTtlSec ?? resource.ttlSec ?? 600;
           return {
             scope: resource.scope,
-            audience: indicator,
-            accessTokenTTL: ttl,
+            audience: resource.audience ?? indicator,
+            accessTokenTTL: nextTtlSec ?? resource.ttlSec ?? 600,
             accessTokenFormat: resource.format ?? 'jwt',
             ...(resource.format === 'opaque' ? {} : { jwt: { sign: { alg: 'RS256' } } }),
           };
@@ -64,17 +68,6 @@ function build(issuer) {
 }
 
 const page = (title, body) => `<!doctype html><title>${title}</title><h1>${title}</h1>${body}`;
-
-async function readText(req) {
-  let text = '';
-  for await (const chunk of req) {
-    text += chunk;
-    if (text.length > 64 * 1024) throw new Error('body too large');
-  }
-  return text;
-}
-
-const readForm = async (req) => new URLSearchParams(await readText(req));
 
 let provider;
 let callback;
@@ -104,7 +97,7 @@ async function interaction(req, res, uid, action) {
     }
     return;
   }
-  const form = await readForm(req);
+  const form = new URLSearchParams(req.body);
   if (action === 'login') {
     const login = form.get('login');
     if (!login || config.users[login] === undefined || config.users[login] !== form.get('password')) {
@@ -118,16 +111,16 @@ async function interaction(req, res, uid, action) {
     const { prompt, params, session, grantId } = details;
     const grant = grantId ? await provider.Grant.find(grantId) : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
     const d = prompt.details;
+    // The consent form's `grant` field: the scopes the user allows (absent: all asked for); the rest are declined.
     const allowed = form.has('grant') ? new Set(form.get('grant').split(' ').filter(Boolean)) : undefined;
-    const resourceScopes = new Set(Object.values(config.resources).flatMap((r) => r.scope.split(' ')));
+    const limited = resourceScopes();
     if (d.missingOIDCScope) {
-      const yes = d.missingOIDCScope.filter((s) => !allowed || !resourceScopes.has(s) || allowed.has(s));
+      const yes = d.missingOIDCScope.filter((s) => !allowed || !limited.has(s) || allowed.has(s));
       const no = d.missingOIDCScope.filter((s) => !yes.includes(s));
       if (yes.length) grant.addOIDCScope(yes.join(' '));
       if (no.length) grant.rejectOIDCScope(no.join(' '));
     }
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
-    // The consent form's `grant` field: the scopes the user allows (absent: all asked for); the rest are declined.
     for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) {
       const yes = scopes.filter((s) => !allowed || allowed.has(s));
       const no = scopes.filter((s) => allowed && !allowed.has(s));
@@ -140,46 +133,62 @@ async function interaction(req, res, uid, action) {
   res.writeHead(404).end();
 }
 
-async function admin(req, res, path) {
-  if (req.headers.authorization !== `Bearer ${config.adminSecret}`) return void res.writeHead(401).end();
-  const body = req.method === 'POST' ? JSON.parse((await readText(req)) || '{}') : undefined;
-  if (path === '/__admin/rotate') {
-    keys = body.keys;
-    provider = build(config.issuer);
-    callback = provider.callback();
-  } else if (path === '/__admin/resource') {
-    config.resources[body.indicator] = body.info;
-    config.defaultResource ??= body.indicator;
-    provider = build(config.issuer);
-    callback = provider.callback();
-  } else if (path === '/__admin/ttl') {
-    nextTtlSec = body.ttlSec ?? undefined;
-  } else if (path !== '/__admin/stats') {
-    return void res.writeHead(404).end();
-  }
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counters));
+function rebuild() {
+  provider = build(config.issuer);
+  callback = provider.callback();
 }
 
+// Requests from the harness over IPC; each is answered with its id.
+process.on('message', (msg) => {
+  if (typeof msg?.id !== 'number') return;
+  if (msg.type === 'keys') {
+    keys = msg.keys;
+    rebuild();
+  } else if (msg.type === 'resource') {
+    config.resources[msg.indicator] = msg.info;
+    config.defaultResource ??= msg.indicator;
+    rebuild();
+  } else if (msg.type === 'ttl') {
+    nextTtlSec = msg.ttlSec ?? undefined;
+  } else if (msg.type !== 'counters') {
+    return void process.send({ id: msg.id, error: `unknown request ${msg.type}` });
+  }
+  process.send({ id: msg.id, result: { ...counters } });
+});
+process.on('disconnect', () => process.exit(0));
+
 const server = createServer((req, res) => {
-  const path = (req.url ?? '/').split('?')[0];
-  const done = (error) => {
+  const fail = (error) => {
     process.stderr.write(`oidc test server: ${error?.stack ?? error}\n`);
     if (!res.headersSent) res.writeHead(500).end();
     else res.end();
   };
-  if (path.startsWith('/__admin/')) return void admin(req, res, path).catch(done);
-  const match = /^\/interaction\/([^/]+)(?:\/(login|confirm))?$/.exec(path);
-  if (match) return void interaction(req, res, match[1], match[2]).catch(done);
-  if (path === '/jwks') counters.jwks++;
-  if (path === '/token/introspection') counters.introspection++;
-  callback(req, res);
+  // Every request reaches the test's log first (method, path, headers, body). A POST body is read here,
+  // capped, and handed on as req.body, which oidc-provider takes when the stream is already spent.
+  const chunks = [];
+  let size = 0;
+  req.on('data', (chunk) => {
+    size += chunk.length;
+    if (size > 64 * 1024) return void req.destroy(new Error('body too large'));
+    chunks.push(chunk);
+  });
+  req.on('error', fail);
+  req.on('end', () => {
+    const path = (req.url ?? '/').split('?')[0];
+    const body = Buffer.concat(chunks).toString('utf8');
+    if (req.method === 'POST') req.body = body;
+    process.send({ type: 'seen', method: req.method, path: req.url, headers: req.headers, body });
+    const match = /^\/interaction\/([^/]+)(?:\/(login|confirm))?$/.exec(path);
+    if (match) return void interaction(req, res, match[1], match[2]).catch(fail);
+    if (path === '/jwks') counters.jwks++;
+    if (path === '/token/introspection') counters.introspection++;
+    callback(req, res);
+  });
 });
 
 server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address();
-  config.issuer = `http://127.0.0.1:${port}`;
-  provider = build(config.issuer);
-  callback = provider.callback();
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  config.issuer = `http://127.0.0.1:${server.address().port}`;
+  rebuild();
+  process.send({ type: 'ready', issuer: config.issuer });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -16,7 +16,7 @@ import { Context, createServer, getMetadataStorage, McpService, Tool } from '@ty
 import { createMcpExpressApp, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal } from '@typemcp/http';
 import express from 'express';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { Browser, formOf, loginAndConsent, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-upstream';
+import { Browser, formOf, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
 
 const SIGNING_JWK = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as JWK;
 const REDIRECT = 'http://127.0.0.1:8976/callback';
@@ -105,6 +105,7 @@ async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_s
   const upstream = await startOidcProvider({
     registration: false,
     scopes: ['email'],
+    users: { alice: 'wonderland', victim: 'not-the-attacker' },
     clients: [
       { ...PROXY_CLIENT, redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_basic' },
     ],
@@ -150,8 +151,7 @@ async function approveInBrowser(w: World, browser: Browser, authorizationUrl: st
     at = await browser.follow(action, stop, { form: { ...fields, decision: 'approve' } });
   }
   if (!at.page && !toClient(new URL(at.url))) {
-    const first = await browser.follow(at.url, (u) => u.origin !== upstream);
-    at = await browser.follow(await loginAndConsent(browser, w.upstream.issuer, first, login), toClient);
+    at = await browser.follow((await w.upstream.authorize(at.url, { login }, browser)).toString(), toClient);
   }
   if (at.page) throw new Error(`the browser stopped at ${at.url} (${at.page.status}): ${(await at.page.text()).slice(0, 400)}`);
   return new URL(at.url);
@@ -557,8 +557,7 @@ describe('OAuth proxy refusals', () => {
     expect(upstreamLink.url.startsWith(`${w.upstream.issuer}/auth?`)).toBe(true);
 
     const victim = new Browser();
-    const first = await victim.follow(upstreamLink.url, (u) => u.origin !== w.upstream.issuer);
-    const callback = await loginAndConsent(victim, w.upstream.issuer, first, 'victim');
+    const callback = (await w.upstream.authorize(upstreamLink.url, { login: 'victim' }, victim)).toString();
     expect(callback.startsWith(`${w.base}/oauth/callback?`)).toBe(true);
     const res = await victim.request(callback);
     expect(res.status).toBe(400);
