@@ -107,9 +107,10 @@ class Sdk2StdioRecorder extends StdioRecorder<JSONRPCMessage> implements Transpo
 }
 
 /**
- * The shared HTTP recorder (request bodies, SSE `message` events as the server wrote them) plus
- * the plain `application/json` response bodies a 2026-07-28 server may answer with (including
- * HTTP 400 error bodies). `initialize` is pinned to 2025-11-25, what the SDK 2.x client sends.
+ * The shared HTTP recorder (request bodies, SSE `message` events and successful plain JSON
+ * answers as the server wrote them) plus the `application/json` bodies of refusals (HTTP 400 and
+ * the like), which a 2026-07-28 server may answer with. `initialize` is pinned to 2025-11-25,
+ * what the SDK 2.x client sends.
  */
 class Sdk2HttpRecorder extends HttpWireRecorder {
   constructor() {
@@ -118,7 +119,7 @@ class Sdk2HttpRecorder extends HttpWireRecorder {
 
   readonly fetchAll = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const res = await this.fetch(input, init);
-    if (res.body && res.headers.get('content-type')?.startsWith('application/json')) {
+    if (!res.ok && res.body && res.headers.get('content-type')?.startsWith('application/json')) {
       const text = await res.clone().text();
       let value: unknown;
       try {

@@ -22,8 +22,7 @@ server.registry.addTool(
     if (args.ask) await ctx.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } });
     return { content: [{ type: 'text', text: 'x'.repeat(200) }] };
   },
-  undefined,
-  { support: 'optional' },
+  { task: { support: 'optional' } },
 );
 let answered = 0, created = 0;
 const session = server.connect({

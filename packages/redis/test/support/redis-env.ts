@@ -10,14 +10,14 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 // Run in a child so the answer is known synchronously, when the suites are declared.
 const PING = `
 const { createClient } = require('redis');
-const c = createClient({ url: process.argv[1], socket: { connectTimeout: 1000, reconnectStrategy: false } });
+const c = createClient({ url: process.argv[1], socket: { connectTimeout: 5000, reconnectStrategy: false } });
 c.on('error', () => {});
 c.connect().then(() => c.ping()).then(() => { c.destroy(); process.exit(0); }, (e) => { process.stderr.write(e.message); process.exit(1); });
 `;
 
 /** Undefined when Redis answers PING, else why not. */
 export function redisUnavailable(): string | undefined {
-  const result = spawnSync(process.execPath, ['-e', PING, REDIS_URL], { encoding: 'utf8', timeout: 5000, cwd: __dirname });
+  const result = spawnSync(process.execPath, ['-e', PING, REDIS_URL], { encoding: 'utf8', timeout: 30_000, cwd: __dirname });
   if (result.status === 0) return undefined;
   return `Redis at ${REDIS_URL} is not reachable (${result.stderr.trim() || result.error?.message || 'no answer'})`;
 }
