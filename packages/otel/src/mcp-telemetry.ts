@@ -116,22 +116,26 @@ export class McpTelemetry implements RequestTelemetry {
 
   /** Starts the SERVER span of a request: its parent from `_meta`, else from the HTTP headers, else the current context. */
   request(method: string, params: JsonObject, ctx: RequestContext): RequestObservation {
+    // The span's attributes and, built alongside in METRIC_ATTRIBUTES order, the operation
+    // histogram's (its low-cardinality subset): end() then records them as they are when the
+    // request succeeds, instead of copying and filtering the span's.
     const attributes: Attributes = { [McpAttr.methodName]: method, [McpAttr.requestId]: String(ctx.id) };
+    const measured: Attributes = { [McpAttr.methodName]: method };
     let name = method;
     const targetKey = TARGETS[method];
     if (targetKey !== undefined && typeof params.name === 'string') {
-      attributes[targetKey] = params.name;
+      attributes[targetKey] = measured[targetKey] = params.name;
       name = `${method} ${params.name}`;
     }
-    if (method === 'tools/call') attributes[McpAttr.operationName] = 'execute_tool';
+    if (method === 'tools/call') attributes[McpAttr.operationName] = measured[McpAttr.operationName] = 'execute_tool';
     if (RESOURCE_METHODS.has(method) && typeof params.uri === 'string') attributes[McpAttr.resourceUri] = params.uri;
     const sessionId = ctx.session.sessionId;
     if (sessionId !== undefined) attributes[McpAttr.sessionId] = sessionId;
     const version = ctx.modern?.features.revision ?? ctx.session.features?.revision;
-    if (version !== undefined) attributes[McpAttr.protocolVersion] = version;
+    if (version !== undefined) attributes[McpAttr.protocolVersion] = measured[McpAttr.protocolVersion] = version;
     const headers = ctx.headers;
-    attributes[McpAttr.networkTransport] = headers === undefined ? 'pipe' : 'tcp';
-    if (headers !== undefined) attributes[McpAttr.networkProtocolName] = 'http';
+    attributes[McpAttr.networkTransport] = measured[McpAttr.networkTransport] = headers === undefined ? 'pipe' : 'tcp';
+    if (headers !== undefined) attributes[McpAttr.networkProtocolName] = measured[McpAttr.networkProtocolName] = 'http';
 
     const ambient = context.active();
     let parent = extracted(params._meta) ?? (headers === undefined ? undefined : extracted(headers));
@@ -144,7 +148,7 @@ export class McpTelemetry implements RequestTelemetry {
       if (transport !== undefined && trace.isSpanContextValid(transport)) links = [{ context: transport }];
     }
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
-    return new RequestSpan(this, span, trace.setSpan(parent, span), ctx, attributes);
+    return new RequestSpan(this, span, trace.setSpan(parent, span), ctx, measured);
   }
 
   /** Adds the current trace context to the `_meta` of a request to the client. */
@@ -210,7 +214,8 @@ class RequestSpan implements RequestObservation {
     private readonly span: Span,
     private readonly context: Context,
     readonly ctx: RequestContext,
-    private readonly attributes: Attributes,
+    /** The operation histogram's attributes known at the start (METRIC_ATTRIBUTES order). */
+    private readonly measured: Attributes,
   ) {}
 
   run(handler: MethodHandler, params: JsonObject, ctx: RequestContext): unknown {
@@ -226,28 +231,37 @@ class RequestSpan implements RequestObservation {
     this.done = true;
     const seconds = (performance.now() - this.start) / 1000;
     const span = this.span;
-    const added: Attributes = {};
+    let measured = this.measured;
     // initialize negotiates the version: known only now.
-    if (this.attributes[McpAttr.protocolVersion] === undefined && this.ctx.session.features !== undefined) {
-      added[McpAttr.protocolVersion] = this.ctx.session.features.revision;
-    }
+    const version = measured[McpAttr.protocolVersion] === undefined ? this.ctx.session.features?.revision : undefined;
+    let errorType: string | undefined;
+    let statusCode: string | undefined;
     if (error !== undefined) {
-      const code = String(error.code);
-      added[McpAttr.errorType] = code;
-      added[McpAttr.responseStatusCode] = code;
+      errorType = statusCode = String(error.code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: typeof error.message === 'string' ? error.message : undefined });
     } else if (result === undefined) {
-      added[McpAttr.errorType] = CANCELLED;
+      errorType = CANCELLED;
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'Request cancelled' });
     } else if (this.ctx.method === 'tools/call' && result.isError === true) {
-      added[McpAttr.errorType] = TOOL_ERROR;
+      errorType = TOOL_ERROR;
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.setAttributes(added);
+    // The common case (a success whose version was known at the start) adds nothing: the span
+    // ends as it is and the histogram records the attributes made at the start.
+    if (version !== undefined || errorType !== undefined) {
+      if (version !== undefined) span.setAttribute(McpAttr.protocolVersion, version);
+      if (errorType !== undefined) span.setAttribute(McpAttr.errorType, errorType);
+      if (statusCode !== undefined) span.setAttribute(McpAttr.responseStatusCode, statusCode);
+      const all: Attributes = {
+        ...measured,
+        [McpAttr.protocolVersion]: version ?? measured[McpAttr.protocolVersion],
+        [McpAttr.errorType]: errorType,
+        [McpAttr.responseStatusCode]: statusCode,
+      };
+      measured = {};
+      for (const key of METRIC_ATTRIBUTES) if (all[key] !== undefined) measured[key] = all[key];
+    }
     span.end();
-    const all = { ...this.attributes, ...added };
-    const measured: Attributes = {};
-    for (const key of METRIC_ATTRIBUTES) if (all[key] !== undefined) measured[key] = all[key];
     this.telemetry.ended(this, measured, seconds);
   }
 }

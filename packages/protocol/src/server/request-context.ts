@@ -63,8 +63,12 @@ export class RequestContext {
     readonly headers?: RequestHeaders,
   ) {}
 
-  /** @internal What the server's telemetry follows this request with; undefined without telemetry. */
-  observation?: ObservedEnd;
+  /**
+   * @internal What the server's telemetry follows this request with; undefined without telemetry.
+   * Declared, not defined: without telemetry a context is built as before the seam (no field to
+   * initialise); the telemetry path adds it.
+   */
+  declare observation?: ObservedEnd;
 
   /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
   cacheHint?: Partial<CacheHint>;
