@@ -508,7 +508,14 @@ describe('a refreshed token is the same caller (2026-07-28 rounds and tasks bind
   };
   /** A token of the same issuer, signed with its key, for another subject. */
   const stranger = async () =>
-    op.sign({ iss: op.issuer, aud: url, sub: 'mallory', client_id: op.serviceClient.clientId, scope: 'notes:read notes:write', exp: Math.floor(Date.now() / 1000) + 60 });
+    op.sign({
+      iss: op.issuer,
+      aud: url,
+      sub: 'mallory',
+      client_id: op.serviceClient.clientId,
+      scope: 'notes:read notes:write',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
 
   let nextId = 1;
   async function call(t: string, method: string, params: Record<string, unknown>, name?: string) {

@@ -75,7 +75,8 @@ describe('MemoryEventStore', () => {
 
 describe('the identity of a principal (principalKey, sameVerifiedPrincipal)', () => {
   const now = 1_800_000_000;
-  const token = (claims: Record<string, unknown>) => principalOf({ iss: 'https://as.example', sub: 'alice', client_id: 'app', scope: 'a', exp: now, jti: 'j1', ...claims });
+  const token = (claims: Record<string, unknown>) =>
+    principalOf({ iss: 'https://as.example', sub: 'alice', client_id: 'app', scope: 'a', exp: now, jti: 'j1', ...claims });
 
   it('is issuer + subject for a verified token: a refresh is the same, another subject, issuer or a subjectless client is not', () => {
     const first = token({});
@@ -96,7 +97,12 @@ describe('the identity of a principal (principalKey, sameVerifiedPrincipal)', ()
   });
 
   it("takes the issuer from claims.iss when the principal has none (the OAuth proxy's principal)", () => {
-    const proxied = (jti: string, scopes: string[]) => ({ subject: 'alice', clientId: 'c1', scopes, claims: { iss: 'https://mcp.example', sub: 'alice', jti } });
+    const proxied = (jti: string, scopes: string[]) => ({
+      subject: 'alice',
+      clientId: 'c1',
+      scopes,
+      claims: { iss: 'https://mcp.example', sub: 'alice', jti },
+    });
     expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(proxied('j2', ['a', 'b'])));
     expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(token({ iss: 'https://mcp.example' })));
     expect(principalKey({ ...proxied('j1', []), claims: { iss: 'https://other.example' } })).not.toBe(principalKey(proxied('j1', [])));
