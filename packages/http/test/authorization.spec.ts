@@ -12,6 +12,7 @@ import { serveHttp, type HttpListener, type ServeHttpOptions } from '@typemcp/ht
 import { MetaKey } from '@typemcp/protocol/internal';
 import { startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
 import { validateAgainst } from '../../../test/support/spec-schemas';
+import { validateTasksExtension } from '../../../test/support/tasks-extension-schema';
 import { initialize, JSON_AND_SSE, messagesOf, parseSse, post, SseReader } from './support/http-fixture';
 
 const MODERN = '2026-07-28';
@@ -456,5 +457,124 @@ describe('opaque tokens by introspection (RFC 7662)', () => {
     } finally {
       write.mockRestore();
     }
+  });
+});
+
+describe('a refreshed token is the same caller (2026-07-28 rounds and tasks bind issuer + subject)', () => {
+  const TASKS = 'io.modelcontextprotocol/tasks';
+  const FORM = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
+  let refreshing: HttpListener;
+  let url: string;
+
+  beforeAll(async () => {
+    getMetadataStorage().reset();
+    @McpService()
+    class Drafts {
+      @Tool({ description: 'Asks for a title, then drafts' })
+      async draft(ctx: Context) {
+        const answer = await ctx.elicit('Title?', FORM);
+        return answer.action === 'accept' ? `drafted ${String(answer.content.title)}` : 'no draft';
+      }
+
+      @Tool({ description: 'Publishes (a task when the client can take one)', task: 'optional' })
+      publish() {
+        return 'published';
+      }
+    }
+    void Drafts;
+    refreshing = await serveHttp(createServer({ name: 'drafts', version: '1' }), {
+      port: 0,
+      keepAliveMs: 0,
+      auth: { jwt: { jwksUri: op.jwksUri, issuer: op.issuer } },
+    });
+    url = refreshing.url;
+    await op.addResource(url, { scope: 'notes:read notes:write' });
+  });
+  afterAll(() => refreshing?.close(0));
+
+  /** Two tokens of the provider for one client, hence one issuer and one subject, with different jti, exp and scopes. */
+  const tokens = async () => {
+    const first = await op.clientCredentialsToken({ resource: url, scope: 'notes:read', ttlSec: 300 });
+    const refreshed = await op.clientCredentialsToken({ resource: url, scope: 'notes:read notes:write', ttlSec: 600 });
+    const claims = (t: string) => JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+    const [a, b] = [claims(first), claims(refreshed)];
+    expect(b.iss).toBe(a.iss);
+    expect(typeof a.sub).toBe('string');
+    expect(b.sub).toBe(a.sub);
+    expect(b.jti).not.toBe(a.jti);
+    expect(b.exp).not.toBe(a.exp);
+    expect(b.scope).not.toBe(a.scope);
+    return { first, refreshed, subject: a.sub as string };
+  };
+  /** A token of the same issuer, signed with its key, for another subject. */
+  const stranger = async () =>
+    op.sign({
+      iss: op.issuer,
+      aud: url,
+      sub: 'mallory',
+      client_id: op.serviceClient.clientId,
+      scope: 'notes:read notes:write',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+
+  let nextId = 1;
+  async function call(t: string, method: string, params: Record<string, unknown>, name?: string) {
+    const id = nextId++;
+    const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+    const meta = { [MetaKey.protocolVersion]: MODERN, [MetaKey.clientCapabilities]: capabilities, [MetaKey.clientInfo]: { name: 't', version: '1' } };
+    const res = await post(
+      url,
+      { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+      { ...bearer(t), 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
+    );
+    const text = await res.text();
+    const message = (text.startsWith('{') ? JSON.parse(text) : messagesOf(parseSse(text)).find((m) => m.id === id)) as Record<string, unknown>;
+    expect(message.id).toBe(id);
+    return { status: res.status, message };
+  }
+
+  it('takes the second round of a multi round-trip request with a refreshed token; another subject gets -32602', async () => {
+    const { first, refreshed } = await tokens();
+    const asked = await call(first, 'tools/call', { name: 'draft' }, 'draft');
+    expect(asked.status).toBe(200);
+    expect(validateAgainst(MODERN, 'JSONRPCResponse', asked.message)).toEqual([]);
+    const round = asked.message.result as { resultType: string; inputRequests: Record<string, unknown>; requestState: string };
+    expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-0': { method: 'elicitation/create' } } });
+    const retry = { name: 'draft', requestState: round.requestState, inputResponses: { 'elicitation-0': { action: 'accept', content: { title: 'Q3' } } } };
+
+    const foreign = await call(await stranger(), 'tools/call', retry, 'draft');
+    expect(foreign.message.error).toMatchObject({ code: -32602, message: 'Invalid params: requestState is not valid for this request' });
+    expect(validateAgainst(MODERN, 'JSONRPCErrorResponse', foreign.message)).toEqual([]);
+
+    const done = await call(refreshed, 'tools/call', retry, 'draft');
+    expect(done.status).toBe(200);
+    expect(validateAgainst(MODERN, 'JSONRPCResponse', done.message)).toEqual([]);
+    expect(done.message.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'drafted Q3' }] });
+  });
+
+  it('shows a task created with one token to a refreshed token of the same subject, and to no other subject', async () => {
+    const { first, refreshed } = await tokens();
+    const created = await call(first, 'tools/call', { name: 'publish' }, 'publish');
+    const handle = created.message.result as Record<string, unknown>;
+    expect(validateTasksExtension('CreateTaskResult', handle)).toEqual([]);
+    expect(handle).toMatchObject({ resultType: 'task', taskId: expect.any(String) });
+    const taskId = handle.taskId as string;
+
+    const foreign = await call(await stranger(), 'tasks/get', { taskId }, taskId);
+    expect(foreign.message.error).toMatchObject({ code: -32602 });
+    expect(validateAgainst(MODERN, 'JSONRPCErrorResponse', foreign.message)).toEqual([]);
+
+    let task: Record<string, unknown> = {};
+    for (let i = 0; i < 50 && task.status !== 'completed'; i++) {
+      const got = await call(refreshed, 'tasks/get', { taskId }, taskId);
+      expect(got.message.error).toBeUndefined();
+      task = got.message.result as Record<string, unknown>;
+      expect(validateTasksExtension('GetTaskResult', task)).toEqual([]);
+      if (task.status !== 'completed') await sleep(50);
+    }
+    expect(task).toMatchObject({ taskId, status: 'completed' });
+    expect(JSON.stringify(task)).toContain('published');
+    // The stranger still cannot see it once it is done.
+    expect((await call(await stranger(), 'tasks/get', { taskId }, taskId)).message.error).toMatchObject({ code: -32602 });
   });
 });

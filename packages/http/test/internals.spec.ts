@@ -4,8 +4,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { MemoryEventStore } from '@typemcp/http';
-import { ProtocolServer } from '@typemcp/protocol';
+import { principalKey, ProtocolServer } from '@typemcp/protocol';
 import { accepts } from '../src/body/media-type';
+import { principalOf, sameVerifiedPrincipal } from '../src/security/verified-principal';
 
 describe('response recognition', () => {
   it('is told by the engine for a result and an error, never for a request made on its behalf or a notification', async () => {
@@ -69,5 +70,50 @@ describe('MemoryEventStore', () => {
     store.append('s3', 'c', 1, 'z');
     store.deleteSession('s3');
     expect(store.read('s3', 'c', 0)).toBeUndefined();
+  });
+});
+
+describe('the identity of a principal (principalKey, sameVerifiedPrincipal)', () => {
+  const now = 1_800_000_000;
+  const token = (claims: Record<string, unknown>) =>
+    principalOf({ iss: 'https://as.example', sub: 'alice', client_id: 'app', scope: 'a', exp: now, jti: 'j1', ...claims });
+
+  it('is issuer + subject for a verified token: a refresh is the same, another subject, issuer or a subjectless client is not', () => {
+    const first = token({});
+    const refreshed = token({ jti: 'j2', exp: now + 3600, scope: 'a b', iat: now });
+    expect(principalKey(refreshed)).toBe(principalKey(first));
+    expect(sameVerifiedPrincipal(first, refreshed)).toBe(true);
+    for (const other of [token({ sub: 'bob' }), token({ iss: 'https://evil.example' }), token({ sub: undefined })]) {
+      expect(principalKey(other)).not.toBe(principalKey(first));
+      expect(sameVerifiedPrincipal(first, other)).toBe(false);
+    }
+    // Without a subject, the client stands in (client-credentials tokens of some servers), never a subject named like it.
+    expect(principalKey(token({ sub: undefined, jti: 'j3' }))).toBe(principalKey(token({ sub: undefined })));
+    expect(principalKey(token({ sub: undefined }))).not.toBe(principalKey(token({ sub: 'app' })));
+    // Neither subject nor client: only the very same object.
+    const nobody = token({ sub: undefined, client_id: undefined });
+    expect(sameVerifiedPrincipal(nobody, token({ sub: undefined, client_id: undefined }))).toBe(false);
+    expect(sameVerifiedPrincipal(nobody, nobody)).toBe(true);
+  });
+
+  it("takes the issuer from claims.iss when the principal has none (the OAuth proxy's principal)", () => {
+    const proxied = (jti: string, scopes: string[]) => ({
+      subject: 'alice',
+      clientId: 'c1',
+      scopes,
+      claims: { iss: 'https://mcp.example', sub: 'alice', jti },
+    });
+    expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(proxied('j2', ['a', 'b'])));
+    expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(token({ iss: 'https://mcp.example' })));
+    expect(principalKey({ ...proxied('j1', []), claims: { iss: 'https://other.example' } })).not.toBe(principalKey(proxied('j1', [])));
+  });
+
+  it('is the canonical JSON of any other principal, as before', () => {
+    expect(principalKey({ user: 'alice', role: 'admin' })).toBe(principalKey({ role: 'admin', user: 'alice' }));
+    expect(principalKey({ user: 'alice', role: 'admin' })).not.toBe(principalKey({ user: 'alice', role: 'guest' }));
+    // A subject without claims is not a verified token: all of it counts.
+    expect(principalKey({ subject: 'alice', tenant: 1 })).not.toBe(principalKey({ subject: 'alice', tenant: 2 }));
+    expect(principalKey(undefined)).toBe(principalKey(null));
+    expect(principalKey('verified:["x","sub","y"]')).not.toBe(principalKey({ subject: 'y', claims: { iss: 'x' } }));
   });
 });

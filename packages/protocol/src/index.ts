@@ -53,6 +53,7 @@ export type { RequestObservation, RequestTelemetry } from './server/telemetry.js
 export type { ModernRequestMeta } from './server/modern-request.js';
 export { InputRequiredError } from './server/input-required.error.js';
 export type { RequestStateOptions, RequestStateSealer } from './server/request-state.js';
+export { principalKey } from './server/principal-key.js';
 export { ResourceNotFoundError } from './server/resource-not-found.error.js';
 export type { SubscriptionFilter } from './server/handlers/subscriptions.handlers.js';
 export { Session, type OutgoingRequestOptions, type SessionSnapshot } from './server/session.js';

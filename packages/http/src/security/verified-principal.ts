@@ -3,6 +3,7 @@
  * which client, with which scopes, until when. It never holds the token itself, so it may reach
  * handlers, guards, interceptors and logs.
  */
+import { principalKey } from '@typemcp/protocol';
 
 /** The principal of a verified access token (`ctx.principal` with `auth.jwt` or `auth.introspection`). @publicApi */
 export interface VerifiedPrincipal {
@@ -44,12 +45,14 @@ export function principalOf(claims: Record<string, unknown>): VerifiedPrincipal 
   return Object.freeze(principal);
 }
 
-/** The default comparison of verified principals: one issuer and one subject (or client, without a subject). */
+/**
+ * The default comparison of verified principals: one issuer and one subject (or client, without a
+ * subject), by the same rule that binds 2026-07-28 `requestState` and task ownership
+ * (`principalKey` of @typemcp/protocol). Principals without such an identity are the same only
+ * when they are one object.
+ */
 export function sameVerifiedPrincipal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  const x = a as Partial<VerifiedPrincipal> | undefined;
-  const y = b as Partial<VerifiedPrincipal> | undefined;
-  if (!x || !y || typeof x !== 'object' || typeof y !== 'object') return false;
-  const who = (p: Partial<VerifiedPrincipal>) => p.subject ?? (p.clientId === undefined ? undefined : `client:${p.clientId}`);
-  return x.issuer === y.issuer && who(x) !== undefined && who(x) === who(y);
+  const key = principalKey(a);
+  return key.startsWith('verified:') && key === principalKey(b);
 }

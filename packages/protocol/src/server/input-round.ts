@@ -13,6 +13,7 @@ import { isJsonObject as isObject, type JsonObject } from '../jsonrpc/message.js
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { InputRequiredError } from './input-required.error.js';
 import { digest, type RequestStateSealer } from './request-state.js';
+import { principalDigest } from './principal-key.js';
 
 /** The client-side methods a round can ask for, and the prefix of their input keys. */
 const KINDS = {
@@ -92,7 +93,7 @@ export class InputRound {
   static open(sealer: RequestStateSealer, method: string, params: JsonObject, principal: unknown): InputRound {
     // Digests are computed only when a state is opened or sealed: most calls ask nothing.
     let binding: [string, string] | undefined;
-    const bind = () => (binding ??= [salient(method, params), digest(principal ?? null)]);
+    const bind = () => (binding ??= [salient(method, params), principalDigest(principal)]);
     const earlier = params.requestState === undefined ? undefined : sealer.open(params.requestState, ...bind()).answers;
     const responses = params.inputResponses;
     if (responses !== undefined && !isObject(responses)) {

@@ -2,14 +2,16 @@
  * Seals the `requestState` of multi round-trip requests (2026-07-28). The state passes through
  * the client, so it is attacker-controlled input: it is encrypted and authenticated with
  * AES-256-GCM under a server key, carries an expiry, a digest of the request it belongs to
- * (method and salient params) and a digest of the authenticated principal, and is refused when
- * any of them does not match.
+ * (method and salient params) and a digest of the authenticated principal's identity
+ * (`principalKey`: issuer and subject of a verified token, so a refreshed token still fits), and
+ * is refused when any of them does not match.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
+import { canonicalJson } from './principal-key.js';
 
 /** Options for sealing request state. */
 export interface RequestStateOptions {
@@ -45,17 +47,9 @@ const TAG_BYTES = 16;
 
 const tampered = () => new McpError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request');
 
-/** JSON with object keys sorted, so equal values digest equally. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as JsonObject)[k])}`).join(',')}}`;
-}
-
 /** A short digest of any JSON value. */
 export function digest(value: unknown): string {
-  return createHash('sha256').update(canonical(value)).digest('base64url');
+  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
 }
 
 /** @publicApi */

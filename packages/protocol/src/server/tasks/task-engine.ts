@@ -22,7 +22,7 @@ import { answerProblem, type InputMethod } from '../input-round.js';
 import { missingCapability } from '../modern-request.js';
 import type { RequestContext } from '../request-context.js';
 import type { SessionContract } from '../contracts.js';
-import { digest } from '../request-state.js';
+import { principalDigest } from '../principal-key.js';
 import { shapeCallToolResult } from '../revision-shaper.js';
 import { ToolError } from '../tool.error.js';
 import { LiveTask, RELATED_TASK } from './live-task.js';
@@ -92,7 +92,8 @@ export function declaresTasks(capabilities: ClientCapabilities): boolean {
   return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
 }
 
-const ownerOf = (principal: unknown): string => digest(principal ?? null);
+/** A task's owner: the principal's identity (`principalKey`), so a refreshed token keeps its tasks. */
+const ownerOf = principalDigest;
 
 /** The 2026-07-28 shape of a task (`detailed`: with its result, error or questions, as tasks/get sends it). */
 function modernTask(r: TaskRecord, detailed: boolean): JsonObject {
