@@ -101,7 +101,7 @@ export interface AuthOptions {
   hideUnauthorized?: boolean;
   /**
    * Whether two principals are the same one (default: with `jwt` or `introspection`, the same
-   * issuer and subject, so a token with more scopes continues the session; otherwise equal JSON,
+   * issuer, subject and client, so a token with more scopes continues the session; otherwise equal JSON,
    * key order ignored).
    */
   samePrincipal?(a: unknown, b: unknown): boolean;

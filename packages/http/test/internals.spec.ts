@@ -78,12 +78,12 @@ describe('the identity of a principal (principalKey, sameVerifiedPrincipal)', ()
   const token = (claims: Record<string, unknown>) =>
     principalOf({ iss: 'https://as.example', sub: 'alice', client_id: 'app', scope: 'a', exp: now, jti: 'j1', ...claims });
 
-  it('is issuer + subject for a verified token: a refresh is the same, another subject, issuer or a subjectless client is not', () => {
+  it('is issuer + subject + client for a verified token: a refresh is the same, another subject, issuer, client or a subjectless client is not', () => {
     const first = token({});
     const refreshed = token({ jti: 'j2', exp: now + 3600, scope: 'a b', iat: now });
     expect(principalKey(refreshed)).toBe(principalKey(first));
     expect(sameVerifiedPrincipal(first, refreshed)).toBe(true);
-    for (const other of [token({ sub: 'bob' }), token({ iss: 'https://evil.example' }), token({ sub: undefined })]) {
+    for (const other of [token({ sub: 'bob' }), token({ iss: 'https://evil.example' }), token({ client_id: 'other-app' }), token({ sub: undefined })]) {
       expect(principalKey(other)).not.toBe(principalKey(first));
       expect(sameVerifiedPrincipal(first, other)).toBe(false);
     }
@@ -104,7 +104,7 @@ describe('the identity of a principal (principalKey, sameVerifiedPrincipal)', ()
       claims: { iss: 'https://mcp.example', sub: 'alice', jti },
     });
     expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(proxied('j2', ['a', 'b'])));
-    expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(token({ iss: 'https://mcp.example' })));
+    expect(principalKey(proxied('j1', ['a']))).toBe(principalKey(token({ iss: 'https://mcp.example', client_id: 'c1' })));
     expect(principalKey({ ...proxied('j1', []), claims: { iss: 'https://other.example' } })).not.toBe(principalKey(proxied('j1', [])));
   });
 

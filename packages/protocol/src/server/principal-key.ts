@@ -22,9 +22,9 @@ export function canonicalJson(value: unknown): string {
  * - a verified token's principal (`VerifiedPrincipal` of `auth.jwt` / `auth.introspection`, the
  *   OAuth proxy's principal: an object with a `claims` object and a non-empty `subject`, or
  *   without one a `clientId`): `verified:` and the JSON of its issuer (`issuer`, else
- *   `claims.iss`) and subject (else client).
- *   Another token of the same issuer and subject (a refresh: new `jti`, `exp`, scopes) is the same
- *   caller; another subject or issuer is not.
+ *   `claims.iss`), subject and client (or the client alone).
+ *   Another token of the same issuer, subject and client (a refresh: new `jti`, `exp`, scopes) is
+ *   the same caller; another subject, issuer or client is not.
  * - anything else (a custom `verify`'s principal, a string, none): its canonical JSON, so only an
  *   equal value is the same principal.
  * The two forms never collide (canonical JSON never starts with a letter other than n, t, f).
@@ -37,8 +37,9 @@ export function principalKey(principal: unknown): string {
     if (claims !== null && typeof claims === 'object' && !Array.isArray(claims)) {
       const issuer = str(p.issuer) ?? str((claims as { iss?: unknown }).iss) ?? null;
       const subject = str(p.subject);
-      if (subject !== undefined) return `verified:${JSON.stringify([issuer, 'sub', subject])}`;
       const client = str(p.clientId);
+      // The client too: a round or task one MCP client started is not another client's, even for the same user.
+      if (subject !== undefined) return `verified:${JSON.stringify([issuer, 'sub', subject, client ?? null])}`;
       if (client !== undefined) return `verified:${JSON.stringify([issuer, 'client', client])}`;
     }
   }

@@ -3,7 +3,7 @@
  * the client, so it is attacker-controlled input: it is encrypted and authenticated with
  * AES-256-GCM under a server key, carries an expiry, a digest of the request it belongs to
  * (method and salient params) and a digest of the authenticated principal's identity
- * (`principalKey`: issuer and subject of a verified token, so a refreshed token still fits), and
+ * (`principalKey`: issuer, subject and client of a verified token, so a refreshed token still fits), and
  * is refused when any of them does not match.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
