@@ -10,7 +10,7 @@ import { IsInt, Min } from 'class-validator';
 import { createClient } from 'redis';
 import { Context, createServer, getMetadataStorage, McpService, Tool, type TypeMcpServer } from '@typemcp/core';
 import type { TaskOptions, TaskRecord } from '@typemcp/protocol';
-import { redisTaskStore, type RedisTaskStore } from '@typemcp/redis';
+import { redisState, redisTaskStore, type RedisTaskStore } from '@typemcp/redis';
 import { createTestClient, JsonRpcError, textOf, type TestClient } from '@typemcp/testing';
 import { deleteKeys, describeWithRedis, REDIS_URL, redisUnavailable, testPrefix } from './support/redis-env';
 
@@ -157,6 +157,29 @@ describeWithRedis('RedisTaskStore', reason, () => {
       if (revision === '2025-11-25') expect(await aliceB.tasks.list()).toEqual([]);
       expect(await keys()).toEqual([]);
     });
+  });
+
+  it("state.taskStore() works on the state's connection once it has started, and closing it leaves the state up", async () => {
+    const state = redisState({ url: REDIS_URL, prefix });
+    try {
+      const shared = state.taskStore();
+      expect(shared.prefix).toBe(prefix);
+      await expect(shared.get(randomUUID())).rejects.toThrow(/^Redis is not reachable/);
+      await state.start(() => undefined);
+      const Jobs = defineJobs();
+      const a = createServer({ name: 'jobs', version: '1.0.0', services: [Jobs], tasks: { store: shared, pollIntervalMs: 50 } });
+      const b = createServer({ name: 'jobs', version: '1.0.0', services: [Jobs], tasks: { store: store(), pollIntervalMs: 50 } });
+      servers.push(a, b);
+      const aliceA = await connect(a, '2025-11-25', 'alice');
+      const aliceB = await connect(b, '2025-11-25', 'alice');
+      const task = await aliceA.tasks.call('work', { ms: 30 });
+      expect(textOf(await aliceB.tasks.result(task.taskId))).toBe('worked 30 ms');
+      await shared.close();
+      expect(state.health()).toEqual({ ok: true, detail: 'redis: up' });
+      expect((await shared.get(task.taskId))?.status).toBe('completed');
+    } finally {
+      await state.close();
+    }
   });
 
   describe('the store alone', () => {
