@@ -39,3 +39,26 @@ export function checkRedisOptions(options: RedisStateOptions): void {
     throw new InvalidOptionError('requestStateKeys', 'Invalid option "requestStateKeys": give an array of strings of at least 16 characters.');
   }
 }
+
+/** Options of redisTaskStore(). @publicApi */
+export interface RedisTaskStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` (default `redis://127.0.0.1:6379`). */
+  url?: string;
+  /** Prefix of every key (default `typemcp`): the same on every instance sharing the tasks. */
+  prefix?: string;
+  /** A command not answered within this many ms fails (default 1 000): the tasks request gets an internal error. */
+  commandTimeoutMs?: number;
+  /** Longest wait for a connection when a command needs one (default 2 000). */
+  connectTimeoutMs?: number;
+  /** Most unexpired tasks one principal holds at once (default 10 000); creating one more fails. */
+  maxTasksPerOwner?: number;
+}
+
+export function checkTaskStoreOptions(options: RedisTaskStoreOptions): void {
+  check.object('options', options);
+  check.string('url', options.url, false);
+  check.string('prefix', options.prefix, false);
+  check.ms('commandTimeoutMs', options.commandTimeoutMs, 1);
+  check.ms('connectTimeoutMs', options.connectTimeoutMs, 1);
+  check.integer('maxTasksPerOwner', options.maxTasksPerOwner, 1, Number.MAX_SAFE_INTEGER);
+}

@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore, SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth, StoredEvent } from '@typemcp/http';
 import { createClient } from 'redis';
+import { checkOption as check } from '@typemcp/protocol/internal';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
+import { RedisTaskStore } from './redis-task-store.js';
 
 type Client = ReturnType<typeof createClient>;
 type Reply = string | number | null | Reply[];
@@ -292,6 +294,18 @@ export class RedisState implements SharedState {
     const key = `${this.prefix}:rsk`;
     await this.run((c) => c.sendCommand(['SET', key, randomBytes(32).toString('base64url'), 'NX']));
     return [(await this.run((c) => c.sendCommand(['GET', key]))) as string];
+  }
+
+  /**
+   * A task store on this state's connection and prefix, for `tasks: { store }` of the server
+   * served with this state: one connection serves sessions, events and tasks. Its commands fail
+   * until the state has started (serveHttp starts it before the first request); closing it leaves
+   * the connection to the state. For a server without shared HTTP state, use redisTaskStore().
+   */
+  taskStore(options: { maxTasksPerOwner?: number } = {}): RedisTaskStore {
+    check.object('options', options);
+    check.integer('maxTasksPerOwner', options.maxTasksPerOwner, 1, Number.MAX_SAFE_INTEGER);
+    return new RedisTaskStore((op) => this.run(op), this.prefix, options.maxTasksPerOwner);
   }
 
   health(): SharedStateHealth {
