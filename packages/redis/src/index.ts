@@ -6,3 +6,5 @@
  */
 export { RedisState, redisState } from './redis-state.js';
 export type { RedisStateOptions } from './redis-options.js';
+export { RedisRateLimitStore } from './redis-rate-limit-store.js';
+export type { RedisBucketRule, RedisRateLimitDecision, RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
