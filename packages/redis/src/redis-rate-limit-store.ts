@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { InvalidOptionError } from '@typemcp/protocol';
 import { checkOption as check } from '@typemcp/protocol/internal';
 import { createClient } from 'redis';
+import { Script } from './lua-script.js';
 
 /** The shape of a bucket (as @typemcp/protocol's BucketRule). @publicApi */
 export interface RedisBucketRule {
@@ -81,7 +82,7 @@ else
 end
 return { allowed, math.floor(tokens), wait }
 `;
-const TAKE_SHA = createHash('sha1').update(TAKE).digest('hex');
+const take = new Script(TAKE);
 
 /** Keys longer than this are hashed (a caller-chosen key never makes a huge Redis key). */
 const MAX_KEY_CHARS = 200;
@@ -132,15 +133,8 @@ export class RedisRateLimitStore {
   /** Takes `cost` tokens from the bucket of `key`, atomically across every instance (one script run). */
   async take(key: string, rule: RedisBucketRule, now: number, cost: number): Promise<RedisRateLimitDecision> {
     await this.ready();
-    const args = [this.keyOf(key), String(rule.capacity), String(rule.refillPerSecond), this.callerClock ? String(now) : '-1', String(cost)];
-    let reply: unknown;
-    try {
-      reply = await this.client.sendCommand(['EVALSHA', TAKE_SHA, '1', ...args]);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      reply = await this.client.sendCommand(['EVAL', TAKE, '1', ...args]);
-    }
-    const [allowed, remaining, retryAfterMs] = reply as [number, number, number];
+    const args = [String(rule.capacity), String(rule.refillPerSecond), this.callerClock ? String(now) : '-1', String(cost)];
+    const [allowed, remaining, retryAfterMs] = (await take.run(this.client, [this.keyOf(key)], args)) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 

@@ -17,7 +17,7 @@ c.connect().then(() => c.ping()).then(() => { c.destroy(); process.exit(0); }, (
 
 /** Undefined when Redis answers PING, else why not. */
 export function redisUnavailable(): string | undefined {
-  const result = spawnSync(process.execPath, ['-e', PING, REDIS_URL], { encoding: 'utf8', timeout: 5000, cwd: __dirname });
+  const result = spawnSync(process.execPath, ['-e', PING, REDIS_URL], { encoding: 'utf8', timeout: 20_000, cwd: __dirname });
   if (result.status === 0) return undefined;
   return `Redis at ${REDIS_URL} is not reachable (${result.stderr.trim() || result.error?.message || 'no answer'})`;
 }
