@@ -11,6 +11,7 @@ import { InvalidOptionError } from '@typemcp/protocol';
 import { checkOption as check } from '@typemcp/protocol/internal';
 import { createClient } from 'redis';
 import { Script } from './lua-script.js';
+import { withTimeout } from './redis-state.js';
 
 /** The shape of a bucket (as @typemcp/protocol's BucketRule). @publicApi */
 export interface RedisBucketRule {
@@ -96,6 +97,7 @@ export class RedisRateLimitStore {
   private readonly prefix: string;
   private readonly callerClock: boolean;
   private readonly connectTimeoutMs: number;
+  private readonly commandTimeoutMs: number;
   private firstAttempt?: Promise<void>;
   private firstSettled = false;
   private lastError?: string;
@@ -113,6 +115,7 @@ export class RedisRateLimitStore {
     this.prefix = options.prefix ?? 'typemcp';
     this.callerClock = options.clock === 'caller';
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
     this.client = createClient({
       url: options.url ?? 'redis://127.0.0.1:6379',
       disableOfflineQueue: true,
@@ -134,7 +137,11 @@ export class RedisRateLimitStore {
   async take(key: string, rule: RedisBucketRule, now: number, cost: number): Promise<RedisRateLimitDecision> {
     await this.ready();
     const args = [String(rule.capacity), String(rule.refillPerSecond), this.callerClock ? String(now) : '-1', String(cost)];
-    const [allowed, remaining, retryAfterMs] = (await take.run(this.client, [this.keyOf(key)], args)) as [number, number, number];
+    const [allowed, remaining, retryAfterMs] = (await withTimeout(take.run(this.client, [this.keyOf(key)], args), this.commandTimeoutMs)) as [
+      number,
+      number,
+      number,
+    ];
     return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 

@@ -43,6 +43,18 @@ const appendEvent = new Script(APPEND_EVENT);
 const endStream = new Script(END_STREAM);
 const deleteStream = new Script(DELETE_STREAM);
 
+/**
+ * `pending`, or a rejection after `ms`: node-redis's own command timeout only covers the wait
+ * before a command is written, not a Redis that received it and does not answer (slow, paused).
+ */
+export function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms (commandTimeoutMs)`)), ms);
+  });
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+}
+
 /** Fields of a stream entry as RESP2 returns them. */
 function fields(list: Reply): Record<string, string> {
   const out: Record<string, string> = {};
@@ -139,6 +151,7 @@ export class RedisState implements SharedState {
   readonly prefix: string;
   readonly eventTtlMs: number;
   readonly maxEventsPerStream: number;
+  readonly commandTimeoutMs: number;
   private readonly client: Client;
   private readonly subscriber: Client;
   private readonly options: RedisStateOptions;
@@ -156,6 +169,7 @@ export class RedisState implements SharedState {
     this.eventTtlMs = options.eventTtlMs ?? 10 * 60_000;
     this.maxEventsPerStream = options.maxEventsPerStream ?? 1000;
     const timeout = options.commandTimeoutMs ?? 1000;
+    this.commandTimeoutMs = timeout;
     this.client = createClient({
       url: options.url ?? 'redis://127.0.0.1:6379',
       // Fail fast while Redis is away (503), never queue requests behind a reconnect.
@@ -194,7 +208,7 @@ export class RedisState implements SharedState {
   /** Runs a command on the main connection, refused at once while it is not ready. */
   run<T>(op: (c: Client) => Promise<T>): Promise<T> {
     if (!this.client.isReady) return Promise.reject(new Error(`Redis is not reachable${this.lastError ? `: ${this.lastError}` : ''}`));
-    return op(this.client);
+    return withTimeout(op(this.client), this.commandTimeoutMs);
   }
 
   async start(receive: (message: SharedMessage) => void): Promise<number> {
