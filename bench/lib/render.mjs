@@ -206,12 +206,55 @@ function coldStartSection(doc) {
   ].join('\n');
 }
 
+function scaleOutSection(doc) {
+  const c = doc.config;
+  const memory = doc.servers.find((s) => s.name === 'memory');
+  const loadTable = (load) => [
+    `${load === 'stateless' ? 'Stateless, revision 2026-07-28' : 'Session-based, revision 2025-11-25'}:`,
+    '',
+    '| setup | calls/s | p50 (ms) | p99 (ms) | ratio to memory |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...doc.servers.map(
+      (s) =>
+        `| ${s.name} | ${fmtInt(s.median[load]?.callsPerSec)} | ${fmtMs(s.median[load]?.p50 / 1000)} | ${fmtMs(s.median[load]?.p99 / 1000)} | ${fmtRatio(s.median[load]?.callsPerSec / memory?.median[load]?.callsPerSec)} |`,
+    ),
+  ];
+  const perCall = (counts) =>
+    Object.entries(counts)
+      .map(([command, n]) => `${command} ${n.toFixed(2)}`)
+      .join(', ') || 'none';
+  const areas = (usPerCall) =>
+    Object.entries(usPerCall)
+      .sort((a, b) => b[1] - a[1])
+      .map(([area, us]) => `${area} ${fmtInt(us)}`)
+      .join(', ');
+  const total = (usPerCall) => Object.values(usPerCall).reduce((a, b) => a + b, 0);
+  return [
+    header(doc, [
+      `- Load: ${c.seconds} s per setup per load per round, ${c.concurrency} concurrent POSTs over a keep-alive agent (session-based: one session per worker, opened before the clock starts); medians over rounds`,
+    ]),
+    '',
+    ...loadTable('stateless'),
+    '',
+    ...loadTable('session'),
+    '',
+    `Redis commands per call (MONITOR over ${c.monitoredCalls} calls, only the instances' connections):`,
+    '',
+    ...Object.entries(doc.redisCommands).map(([k, v]) => `- ${k}: ${perCall(v)}`),
+    '',
+    'Instance CPU per call, µs of self time by code area (`--cpu-prof` of one instance under the same load):',
+    '',
+    ...Object.entries(doc.cpu).map(([k, v]) => `- ${k}: ${fmtInt(total(v))} in all; ${areas(v)}`),
+  ].join('\n');
+}
+
 const SECTIONS = {
   stdio: ['results', stdioSection],
   'http-legacy': ['http-results', httpSection],
   'http-modern': ['http-modern-results', httpSection],
   'tools-list': ['tools-list-results', toolsListSection],
   'cold-start': ['cold-start-results', coldStartSection],
+  'scale-out': ['scale-out-results', scaleOutSection],
 };
 
 /**

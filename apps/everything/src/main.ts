@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
  * Entry point: `node apps/everything/dist/main.js --transport stdio`, or
- * `--transport http [--port 3000] [--host 127.0.0.1]` for Streamable HTTP at /mcp and the legacy
- * HTTP+SSE transport at /sse on the same port (the URLs are printed on stderr).
+ * `--transport http [--port 3000] [--host 127.0.0.1] [--redis redis://host:6379 [--redis-prefix typemcp]]`
+ * for Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse on the same port (the URLs
+ * are printed on stderr). With `--redis`, sessions, resumable events and notifications are shared
+ * through that Redis under the key prefix, so several instances behind any load balancer serve as
+ * one (@typemcp/redis, loaded only then).
  */
 import { createEverythingServer } from './everything.server.js';
 
@@ -23,8 +26,12 @@ async function serveHttp(): Promise<void> {
     process.stderr.write(`Invalid --port "${option('port', '')}"; give a number from 0 (any free port) to 65535\n`);
     process.exit(2);
   }
-  const listener = await createEverythingServer().listen({ transport: 'http', port, host: option('host', '127.0.0.1') });
-  process.stderr.write(`typemcp-everything: Streamable HTTP at ${listener.url} (legacy HTTP+SSE at ${listener.url.replace(/\/mcp$/, '/sse')})\n`);
+  const redis = option('redis', '');
+  const state = redis ? (await import('@typemcp/redis')).redisState({ url: redis, prefix: option('redis-prefix', 'typemcp') }) : undefined;
+  const listener = await createEverythingServer().listen({ transport: 'http', port, host: option('host', '127.0.0.1'), state });
+  // The Redis URL is not printed: it may hold a password.
+  const shared = state ? ', sessions shared on Redis' : '';
+  process.stderr.write(`typemcp-everything: Streamable HTTP at ${listener.url} (legacy HTTP+SSE at ${listener.url.replace(/\/mcp$/, '/sse')})${shared}\n`);
   const stop = () => void listener.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -8,3 +8,5 @@
 export { RedisState, redisState } from './redis-state.js';
 export { RedisTaskStore, redisTaskStore } from './redis-task-store.js';
 export type { RedisStateOptions, RedisTaskStoreOptions } from './redis-options.js';
+export { RedisRateLimitStore } from './redis-rate-limit-store.js';
+export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventStore, SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth, StoredEvent } from '@typemcp/http';
 import { createClient } from 'redis';
 import { checkOption as check } from '@typemcp/protocol/internal';
+import { Script } from './lua-script.js';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
 import { RedisTaskStore } from './redis-task-store.js';
 
@@ -28,6 +29,34 @@ const DELETE_SESSION = `local ids = redis.call('SMEMBERS', KEYS[2])
 for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
 redis.call('DEL', KEYS[1], KEYS[2]) return #ids`;
 
+// One script per event-log write (one command and one reply instead of a MULTI of four): the
+// stream key and its index share the session's hash tag, so a Redis Cluster runs it on one shard.
+// KEYS: stream, index; ARGV: max length, entry id, message, age (ms), stream id.
+const APPEND_EVENT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'm', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 0`;
+// KEYS: stream; ARGV: entry id, age (ms).
+const END_STREAM = `redis.call('XADD', KEYS[1], ARGV[1], 'end', '1') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`;
+// KEYS: stream, index; ARGV: stream id.
+const DELETE_STREAM = `redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[1]) return 0`;
+
+const appendEvent = new Script(APPEND_EVENT);
+const endStream = new Script(END_STREAM);
+const deleteStream = new Script(DELETE_STREAM);
+
+/**
+ * `pending`, or a rejection after `ms`: node-redis's own command timeout only covers the wait
+ * before a command is written, not a Redis that received it and does not answer (slow, paused).
+ */
+export function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms (commandTimeoutMs)`)), ms);
+  });
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+}
+
 /** Fields of a stream entry as RESP2 returns them. */
 function fields(list: Reply): Record<string, string> {
   const out: Record<string, string> = {};
@@ -42,19 +71,8 @@ class RedisEventStore implements EventStore {
 
   append(sessionId: string, streamId: string, seq: number, message: string): Promise<void> {
     const o = this.owner;
-    const key = o.streamKey(sessionId, streamId);
-    const index = o.streamIndexKey(sessionId);
-    const age = String(o.eventTtlMs);
-    return o.run((c) =>
-      c
-        .multi()
-        .addCommand(['XADD', key, 'MAXLEN', '~', String(o.maxEventsPerStream), `0-${seq}`, 'm', message])
-        .addCommand(['PEXPIRE', key, age])
-        .addCommand(['SADD', index, streamId])
-        .addCommand(['PEXPIRE', index, age])
-        .exec()
-        .then(() => undefined),
-    );
+    const keys = [o.streamKey(sessionId, streamId), o.streamIndexKey(sessionId)];
+    return o.run((c) => appendEvent.run(c, keys, [String(o.maxEventsPerStream), `0-${seq}`, message, String(o.eventTtlMs), streamId]).then(() => undefined));
   }
 
   async read(sessionId: string, streamId: string, afterSeq: number): Promise<readonly StoredEvent[] | undefined> {
@@ -75,14 +93,7 @@ class RedisEventStore implements EventStore {
 
   deleteStream(sessionId: string, streamId: string): Promise<void> {
     const o = this.owner;
-    return o.run((c) =>
-      c
-        .multi()
-        .addCommand(['DEL', o.streamKey(sessionId, streamId)])
-        .addCommand(['SREM', o.streamIndexKey(sessionId), streamId])
-        .exec()
-        .then(() => undefined),
-    );
+    return o.run((c) => deleteStream.run(c, [o.streamKey(sessionId, streamId), o.streamIndexKey(sessionId)], [streamId]).then(() => undefined));
   }
 
   deleteSession(sessionId: string): Promise<void> {
@@ -91,14 +102,7 @@ class RedisEventStore implements EventStore {
 
   end(sessionId: string, streamId: string, lastSeq: number): Promise<void> {
     const key = this.owner.streamKey(sessionId, streamId);
-    return this.owner.run((c) =>
-      c
-        .multi()
-        .addCommand(['XADD', key, `0-${lastSeq + 1}`, 'end', '1'])
-        .addCommand(['PEXPIRE', key, String(this.owner.eventTtlMs)])
-        .exec()
-        .then(() => undefined),
-    );
+    return this.owner.run((c) => endStream.run(c, [key], [`0-${lastSeq + 1}`, String(this.owner.eventTtlMs)]).then(() => undefined));
   }
 
   async follow(
@@ -149,6 +153,7 @@ export class RedisState implements SharedState {
   readonly prefix: string;
   readonly eventTtlMs: number;
   readonly maxEventsPerStream: number;
+  readonly commandTimeoutMs: number;
   private readonly client: Client;
   private readonly subscriber: Client;
   private readonly options: RedisStateOptions;
@@ -166,6 +171,7 @@ export class RedisState implements SharedState {
     this.eventTtlMs = options.eventTtlMs ?? 10 * 60_000;
     this.maxEventsPerStream = options.maxEventsPerStream ?? 1000;
     const timeout = options.commandTimeoutMs ?? 1000;
+    this.commandTimeoutMs = timeout;
     this.client = createClient({
       url: options.url ?? 'redis://127.0.0.1:6379',
       // Fail fast while Redis is away (503), never queue requests behind a reconnect.
@@ -204,7 +210,7 @@ export class RedisState implements SharedState {
   /** Runs a command on the main connection, refused at once while it is not ready. */
   run<T>(op: (c: Client) => Promise<T>): Promise<T> {
     if (!this.client.isReady) return Promise.reject(new Error(`Redis is not reachable${this.lastError ? `: ${this.lastError}` : ''}`));
-    return op(this.client);
+    return withTimeout(op(this.client), this.commandTimeoutMs);
   }
 
   async start(receive: (message: SharedMessage) => void): Promise<number> {

@@ -181,7 +181,7 @@ describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
 
   beforeAll(async () => {
     await redis.connect();
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(REDIS_URL, prefix, 10_000)));
+    instances = await Promise.all([0, 1, 2].map(() => startInstance(REDIS_URL, prefix, { idleTimeoutMs: 10_000 })));
     proxy = new RoundRobinProxy(instances.map((i) => i.url));
     await proxy.start();
   }, 30_000);

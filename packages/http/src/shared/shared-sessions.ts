@@ -44,7 +44,7 @@ export class SharedSessions implements SessionSharing {
   /** Settles after the first attempt to start (whether it worked or not). */
   readonly firstAttempt: Promise<void>;
   private closed = false;
-  private readonly loading = new Map<string, Promise<StreamableSession>>();
+  private readonly loading = new Map<string, Promise<{ parsed: SessionState; text: string } | undefined>>();
   private readonly touchTimer: NodeJS.Timeout;
   private lastTouchAt = Date.now();
   private retryTimer?: NodeJS.Timeout;
@@ -86,22 +86,40 @@ export class SharedSessions implements SessionSharing {
     return this.state.health();
   }
 
-  /** A session this instance does not hold: rebuilt from the store, bound to its principal. */
-  lookup(id: string, principal: unknown): Promise<StreamableSession> {
+  /**
+   * A session this instance does not hold: rebuilt from the store, bound to its principal.
+   * Concurrent requests for one session share the read of its record, but each is checked
+   * against the principal on its own: another principal's request with the same id (404) never
+   * fails the owner's request, nor builds a replica.
+   */
+  async lookup(id: string, principal: unknown): Promise<StreamableSession> {
     let pending = this.loading.get(id);
     if (!pending) {
-      pending = this.load(id, principal).finally(() => this.loading.delete(id));
+      pending = this.read(id).finally(() => this.loading.delete(id));
       this.loading.set(id, pending);
-      return pending;
     }
-    // A concurrent request for the same session: check its principal against the rebuilt one.
-    return pending.then((session) => {
-      if (this.host.auth && !this.host.samePrincipalOf(session.principal, principal)) throw notFound();
-      return session;
-    });
+    const record = await pending;
+    // Built by a concurrent request meanwhile, or held here all along.
+    const local = this.host.localSession(id);
+    if (local) return this.bound(local.principal, principal, local);
+    if (!record) throw notFound();
+    this.bound(record.parsed.p, principal, undefined);
+    // No await since the check above: the first request to get here builds the replica, the others find it.
+    const session = new StreamableSession(id, this.host, record.parsed.p);
+    session.protocolSession.restore(record.parsed.s);
+    session.persistedState = record.text;
+    this.host.register(session);
+    return session;
   }
 
-  private async load(id: string, principal: unknown): Promise<StreamableSession> {
+  /** `value` when `principal` is the session's owner (or there is no authentication); else 404, as for an unknown id. */
+  private bound<T>(owner: unknown, principal: unknown, value: T): T {
+    if (this.host.auth && !this.host.samePrincipalOf(owner, principal)) throw notFound();
+    return value;
+  }
+
+  /** A session's record from the store, parsed; undefined when there is none (or it is unreadable). */
+  private async read(id: string): Promise<{ parsed: SessionState; text: string } | undefined> {
     if (!this.started) throw unavailable('not connected');
     let record;
     try {
@@ -110,21 +128,12 @@ export class SharedSessions implements SessionSharing {
       this.host.reportError(error, 'shared session load');
       throw unavailable('session load failed');
     }
-    const local = this.host.localSession(id);
-    if (local) return local;
-    if (!record) throw notFound();
-    let parsed: SessionState;
+    if (!record) return undefined;
     try {
-      parsed = JSON.parse(record.state) as SessionState;
+      return { parsed: JSON.parse(record.state) as SessionState, text: record.state };
     } catch {
-      throw notFound();
+      return undefined;
     }
-    if (this.host.auth && !this.host.samePrincipalOf(parsed.p, principal)) throw notFound();
-    const session = new StreamableSession(id, this.host, parsed.p);
-    session.protocolSession.restore(parsed.s);
-    session.persistedState = record.state;
-    this.host.register(session);
-    return session;
   }
 
   /** Prepares a new or rebuilt session: its server->client request ids name this instance. */

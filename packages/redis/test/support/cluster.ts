@@ -15,9 +15,17 @@ export interface Instance {
 
 const SCRIPT = path.join(__dirname, 'instance.mjs');
 
-export async function startInstance(redisUrl: string, prefix: string, idleTimeoutMs?: number): Promise<Instance> {
-  const args = [SCRIPT, redisUrl, prefix, ...(idleTimeoutMs ? [String(idleTimeoutMs)] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+export interface InstanceOptions {
+  /** The sessions' idle timeout (their TTL in Redis). */
+  idleTimeoutMs?: number;
+  /** Bearer tokens required: `token-<name>` is the principal `{ sub: <name> }` (see instance.mjs). */
+  auth?: boolean;
+}
+
+export async function startInstance(redisUrl: string, prefix: string, options: InstanceOptions = {}): Promise<Instance> {
+  const args = [SCRIPT, redisUrl, prefix, ...(options.idleTimeoutMs ? [String(options.idleTimeoutMs)] : [])];
+  const env = { ...process.env, INSTANCE_AUTH: options.auth ? '1' : '' };
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const stderr: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

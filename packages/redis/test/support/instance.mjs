@@ -1,6 +1,7 @@
 // One TypeMCP instance on shared Redis state, run as a child process by the scale-out tests (so
 // killing it is real). Uses the built packages (npx tsc -b). Prints {"port":N,"node":N} once
-// listening. Arguments: <redisUrl> <prefix> [idleTimeoutMs]
+// listening. Arguments: <redisUrl> <prefix> [idleTimeoutMs]. With INSTANCE_AUTH=1 in the environment,
+// bearer tokens are required: `token-<name>` is the principal { sub: <name> }, anything else 401.
 import { ProtocolServer } from '@typemcp/protocol';
 import { closeSseStream, serveHttp } from '@typemcp/http';
 import { redisState } from '@typemcp/redis';
@@ -55,6 +56,7 @@ const listener = await serveHttp(engine, {
   retryMs: 100,
   idleTimeoutMs: idle ? Number(idle) : undefined,
   state,
+  auth: process.env.INSTANCE_AUTH === '1' ? { verify: (token) => (/^token-\w+$/.test(token) ? { sub: token.slice(6) } : undefined) } : undefined,
   onError: (error, where) => process.stderr.write(`[instance ${process.pid}] ${where}: ${error?.message ?? error}\n`),
 });
 const health = await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json();

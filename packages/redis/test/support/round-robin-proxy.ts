@@ -1,7 +1,7 @@
 /**
  * A small round-robin HTTP proxy for the scale-out tests: every request goes to the next
  * instance (skipping one that refuses the connection), bodies and SSE responses streamed
- * through. It records which instance served each request, by JSON-RPC method.
+ * through, headers as they came. It records which instance served each request, by JSON-RPC method.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,8 +56,9 @@ export class RoundRobinProxy {
   private tryUpstream(index: number, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
     const target = new URL(req.url!, this.upstreams[index]);
     return new Promise((resolve) => {
-      const headers = { ...req.headers, host: target.host };
-      const up = request(target, { method: req.method, headers }, (upRes) => {
+      // The Host header goes through as the client sent it, as a load balancer passes it on (the
+      // instances' DNS-rebinding check sees what the client asked for).
+      const up = request(target, { method: req.method, headers: req.headers }, (upRes) => {
         resolve(true);
         res.writeHead(upRes.statusCode!, upRes.headers);
         upRes.pipe(res);
