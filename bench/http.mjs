@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { median, percentile } from './lib/stats.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
+import { answerIn } from './lib/answer.mjs';
 
 const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]';
 const argv = process.argv.slice(2);
@@ -89,15 +90,7 @@ function callOnce(agent, port, a, b) {
         res.on('data', (c) => (text += c));
         res.on('end', () => {
           try {
-            const json = (res.headers['content-type'] ?? '').includes('text/event-stream')
-              ? text
-                  .split('\n')
-                  .filter((l) => l.startsWith('data:'))
-                  .map((l) => l.slice(5).trim())
-                  .filter(Boolean)
-                  .map((d) => JSON.parse(d))
-                  .find((m) => 'result' in m || 'error' in m)
-              : JSON.parse(text);
+            const json = answerIn(res.headers['content-type'], text);
             if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b))
               throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
             resolve();

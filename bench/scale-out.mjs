@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { median, percentile } from './lib/stats.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
+import { answerIn } from './lib/answer.mjs';
 
 const USAGE = 'usage: node bench/scale-out.mjs [--quick] [--rounds N] [--no-write]';
 const argv = process.argv.slice(2);
@@ -78,15 +79,7 @@ function post(agent, port, message, headers) {
         res.on('end', () => {
           if (message.id === undefined) return res.statusCode === 202 ? resolve({ res }) : reject(new Error(`notification: ${res.statusCode} ${text}`));
           try {
-            const json = (res.headers['content-type'] ?? '').includes('text/event-stream')
-              ? text
-                  .split('\n')
-                  .filter((l) => l.startsWith('data:'))
-                  .map((l) => l.slice(5).trim())
-                  .filter(Boolean)
-                  .map((d) => JSON.parse(d))
-                  .find((m) => 'result' in m || 'error' in m)
-              : JSON.parse(text);
+            const json = answerIn(res.headers['content-type'], text);
             if (res.statusCode !== 200 || !json?.result) throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
             resolve({ res, json });
           } catch (e) {
