@@ -51,8 +51,8 @@ function vendoredSpecDir(): string {
   }
 }
 
-/** Where the official schemas live (MCP_SPEC_DIR overrides). */
-export const SPEC_DIR = process.env.MCP_SPEC_DIR ?? vendoredSpecDir();
+/** Where the official schemas live: the repository's vendored copy. */
+export const SPEC_DIR = vendoredSpecDir();
 
 /** Definitions closed in the strict variant (those absent from a revision are skipped). */
 export const CLOSED_DEFINITIONS: readonly string[] = [

@@ -6,7 +6,7 @@ import type { EventStore } from './events/event-store.interface.js';
 import type { OAuthProxy } from './oauth-proxy/oauth-proxy.js';
 import type { OAuthProxyOptions } from './oauth-proxy/oauth-proxy-options.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
-import type { SharedState } from './shared/shared-state.interface.js';
+import type { SharedState } from './scale-out/shared-state.interface.js';
 
 /**
  * Built-in verification of JWT access tokens (RFC 9068 style) with `jose`: the signature by a key

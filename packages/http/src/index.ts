@@ -18,7 +18,7 @@ export { HTTP_DEFAULTS } from './options/http-defaults.js';
 export { LOOPBACK_HOSTS } from './security/host-origin.guard.js';
 export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/memory-session.store.js';
 export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';
-export type { SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth } from './shared/shared-state.interface.js';
+export type { SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth } from './scale-out/shared-state.interface.js';
 export { closeSseStream } from './streamable/close-sse-stream.js';
 export { OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
 export type { OAuthProxyOptions, OAuthProxyUpstream, OAuthUpstreamTokens } from './oauth-proxy/oauth-proxy-options.interface.js';

@@ -23,7 +23,7 @@ import { MemorySessionStore } from '../sessions/memory-session.store.js';
 import type { SessionStore, StoredSession } from '../sessions/session-store.interface.js';
 import { KeepAlive } from '../sse/keep-alive.js';
 import type { StreamableSession } from '../streamable/streamable-session.js';
-import { SharedSessions, type SharedHost } from '../shared/shared-sessions.js';
+import { SharedSessions, type SharedHost } from '../scale-out/shared-sessions.js';
 
 export const DEFAULT_MAX_BODY_BYTES = HTTP_DEFAULTS.maxBodyBytes;
 

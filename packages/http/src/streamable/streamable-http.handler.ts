@@ -18,7 +18,7 @@ import { headerOf } from '../request-headers.js';
 import { parseEventId } from './event-stream.js';
 import { StreamableSession } from './streamable-session.js';
 import { ModernPostHandler } from '../modern/modern-post.handler.js';
-import { unavailable } from '../shared/shared-sessions.js';
+import { unavailable } from '../scale-out/shared-sessions.js';
 
 /** Revisions from which a client expects priming events and `retry:` (SEP-1699). */
 const PRIMING_SINCE = '2025-11-25';
