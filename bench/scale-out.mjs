@@ -20,6 +20,7 @@ import { median, percentile } from './lib/stats.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
 import { answerIn } from './lib/answer.mjs';
+import { loadBenchOptions } from './lib/args.mjs';
 
 const USAGE = 'usage: node bench/scale-out.mjs [--quick] [--rounds N] [--no-write]';
 const argv = process.argv.slice(2);
@@ -27,12 +28,7 @@ for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--rounds') i++;
   else if (!['--quick', '--no-write'].includes(argv[i])) throw new Error(`unknown argument ${argv[i]}\n${USAGE}`);
 }
-const roundsArg = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : undefined;
-if (roundsArg !== undefined && !(Number.isInteger(roundsArg) && roundsArg > 0)) throw new Error('--rounds needs a positive integer');
-const quick = argv.includes('--quick');
-const write = !quick && !argv.includes('--no-write');
-const ROUNDS = roundsArg ?? (quick ? 1 : 5);
-const SECONDS = quick ? 0.5 : 2;
+const { quick, write, rounds: ROUNDS, seconds: SECONDS } = loadBenchOptions(argv);
 const CONCURRENCY = 50;
 const MONITORED_CALLS = quick ? 200 : 1000;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
