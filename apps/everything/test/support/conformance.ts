@@ -126,3 +126,12 @@ export function startEverything(extraArgs: string[] = []): Promise<EverythingPro
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
   });
 }
+
+/** A 0.1.13 `--suite all` run: every scenario of SCENARIOS ran and passed, and the suite exited 0. */
+export function expectEverySuiteScenarioPassed(code: number | null, output: string): void {
+  const { summary, lines } = summaryOf(output);
+  expect(lines.map((l) => l.name).sort()).toEqual([...SCENARIOS].sort());
+  expect(lines.filter((l) => !l.ok).map((l) => l.name)).toEqual([]);
+  expect(summary).toMatch(/Total: \d+ passed, 0 failed/);
+  expect({ code, tail: code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, tail: '' });
+}
