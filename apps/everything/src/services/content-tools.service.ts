@@ -1,7 +1,13 @@
 /** The conformance suite's content, logging, progress and error tools. */
 import { audio, Context, embeddedResource, image, McpService, Tool, ToolError } from '@typemcp/core';
-import { closeSseStream } from '@typemcp/http';
+import type * as HttpPackage from '@typemcp/http';
 import { JSON_SCHEMA_2020_12, sleep, TEST_AUDIO_BASE64, TEST_IMAGE_BASE64 } from '../fixtures.js';
+
+// @typemcp/http loads with the first test_reconnection call (core loads it for `listen({ transport:
+// 'http' })`), so `--transport stdio` starts without its modules.
+let httpPackage: typeof HttpPackage | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const closeSseStream: typeof HttpPackage.closeSseStream = (request) => (httpPackage ??= require('@typemcp/http') as typeof HttpPackage).closeSseStream(request);
 
 @McpService()
 export class ContentToolsService {

@@ -19,7 +19,7 @@
  * No token from a client is ever sent upstream, and no upstream token is ever given to a client.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { default as Express, NextFunction, Request, Response, Router } from 'express';
 import type { CryptoKey as JoseKey, JWK } from 'jose';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
@@ -217,6 +217,10 @@ export class OAuthProxy {
   // ---------------------------------------------------------------------------------- routes
 
   private routes(): Router {
+    // express loads with the first routes, not with the package (as in createMcpExpressApp()): a
+    // stdio server that imports anything from @typemcp/http does not pay for it at start-up.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const express = require('express') as typeof Express;
     const router = express.Router();
     const open = (_req: Request, res: Response, next: NextFunction) => {
       // Public, credential-less endpoints: browser-based MCP clients call them cross-origin.
