@@ -4,7 +4,7 @@
  * call is answered with the JSON-RPC error -32004 whose `data.retryAfterMs` says when to retry;
  * the method is not called.
  */
-import { randomUUID } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import {
   InvalidOptionError,
   principalId,
@@ -38,8 +38,13 @@ export interface RateLimitOptions extends RateLimiterOptions {
 
 const invalid = (option: string, message: string) => new InvalidOptionError(option, `Invalid option "${option}": ${message}.`);
 
-/** This process's prefix for sessions without a transport id, so a shared store never mixes two processes' sessions. */
-const PROCESS = randomUUID();
+/**
+ * This process's prefix for sessions without a transport id, so a shared store never mixes two
+ * processes' sessions. Made on first use: node:crypto (5-15 ms to load) is not loaded with core.
+ */
+let processId: string | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
+const processPrefix = (): string => (processId ??= (require('node:crypto') as typeof Crypto).randomUUID());
 let sessions = 0;
 const sessionKeys = new WeakMap<SessionContract, string>();
 
@@ -50,7 +55,7 @@ function callerOf(call: InterceptorCall): string {
   const session = call.request.session;
   if (session.sessionId !== undefined) return `session:${session.sessionId}`;
   let key = sessionKeys.get(session);
-  if (key === undefined) sessionKeys.set(session, (key = `session:${PROCESS}:${++sessions}`));
+  if (key === undefined) sessionKeys.set(session, (key = `session:${processPrefix()}:${++sessions}`));
   return key;
 }
 

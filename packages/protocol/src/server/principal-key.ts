@@ -4,7 +4,7 @@
  * (in @typemcp/http) the owner of a session opened with a verified token. One rule, so a client
  * that refreshes its token keeps its session, its pending round and its tasks alike.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../util/node-crypto.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -48,5 +48,5 @@ export function principalKey(principal: unknown): string {
 
 /** A short digest of a principal's {@link principalKey}, for sealing and task ownership. */
 export function principalDigest(principal: unknown): string {
-  return createHash('sha256').update(principalKey(principal)).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(principalKey(principal)).digest('base64url');
 }

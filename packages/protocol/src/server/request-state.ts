@@ -6,11 +6,11 @@
  * (`principalKey`: issuer, subject and client of a verified token, so a refreshed token still fits), and
  * is refused when any of them does not match.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import type { JsonObject } from '../jsonrpc/message.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 import { canonicalJson } from './principal-key.js';
 
 /** Options for sealing request state. */
@@ -47,20 +47,29 @@ const TAG_BYTES = 16;
 
 const tampered = () => new McpError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request');
 
+/** The keys as they are now: a caller's later change to a byte array does not change them. */
+const copy = (keys: readonly (string | Uint8Array)[]) => keys.map((k) => (typeof k === 'string' ? k : Uint8Array.from(k)));
+
 /** A short digest of any JSON value. */
 export function digest(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(canonicalJson(value)).digest('base64url');
 }
 
 /** @publicApi */
 export class RequestStateSealer {
-  private keys: Buffer[];
+  /** The keys as given (undefined: one random key), hashed on first use: node:crypto loads then, not with the engine. */
+  private given: readonly (string | Uint8Array)[] | undefined;
+  private hashed: Buffer[] | undefined;
   private readonly ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
-    const keys = options.keys?.length ? options.keys : [randomBytes(32)];
-    this.keys = keys.map((k) => createHash('sha256').update(k).digest());
+    this.given = options.keys?.length ? copy(options.keys) : undefined;
     this.ttlMs = options.ttlMs ?? PROTOCOL_DEFAULTS.requestStateTtlMs;
+  }
+
+  private get keys(): Buffer[] {
+    const { createHash, randomBytes } = nodeCrypto();
+    return (this.hashed ??= (this.given ?? [randomBytes(32)]).map((k) => createHash('sha256').update(k).digest()));
   }
 
   /**
@@ -69,14 +78,15 @@ export class RequestStateSealer {
    */
   useKeys(keys: readonly (string | Uint8Array)[]): void {
     if (keys.length === 0) throw new RangeError('useKeys needs at least one key');
-    this.keys = keys.map((k) => createHash('sha256').update(k).digest());
+    this.given = copy(keys);
+    this.hashed = undefined;
   }
 
   /** Seals the answers so far, bound to a request and a principal. */
   seal(requestDigest: string, principalDigest: string, answers: JsonObject): string {
     const payload: Payload = { v: 1, r: requestDigest, p: principalDigest, x: Date.now() + this.ttlMs, a: answers };
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keys[0], iv);
+    const iv = nodeCrypto().randomBytes(IV_BYTES);
+    const cipher = nodeCrypto().createCipheriv('aes-256-gcm', this.keys[0], iv);
     const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
@@ -100,7 +110,7 @@ export class RequestStateSealer {
     const body = raw.subarray(IV_BYTES + TAG_BYTES);
     for (const key of this.keys) {
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, iv);
+        const decipher = nodeCrypto().createDecipheriv('aes-256-gcm', key, iv);
         decipher.setAuthTag(tag);
         const text = Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
         return JSON.parse(text) as Payload;

@@ -10,7 +10,6 @@
  * The handler is the tool's own, unchanged: it runs with a {@link TaskContext}. Nothing here runs
  * for a tool without task support and a call without `params.task`.
  */
-import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorObject } from '../../jsonrpc/message.js';
 import { ClientErrorResponse, ClientRequestError } from '../../jsonrpc/client-request.error.js';
@@ -18,6 +17,7 @@ import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { CallToolResult, ClientCapabilities } from '../../mcp-types.js';
 import type { Awaitable, RegisteredTool } from '../../registry/handler.types.js';
 import { isThenable } from '../../util/is-thenable.js';
+import { nodeCrypto } from '../../util/node-crypto.js';
 import { answerProblem, type InputMethod } from '../input-round.js';
 import { missingCapability } from '../modern-request.js';
 import type { RequestContext } from '../request-context.js';
@@ -203,7 +203,7 @@ export class TaskEngine implements TaskAsker {
     const createdAt = new Date(now).toISOString();
     const ttlMs = Math.min(Math.max(requestedTtl ?? this.defaultTtlMs, 1), this.maxTtlMs);
     const record: TaskRecord = {
-      taskId: randomUUID(),
+      taskId: nodeCrypto().randomUUID(),
       owner: ownerOf(ctx.principal),
       era: ctx.modern ? 'modern' : 'legacy',
       status: 'working',
