@@ -33,7 +33,7 @@ export class InFlightRequests {
       const ctx = this.running[i];
       if (ctx.id === id && !ctx.done) return ctx;
     }
-    return this.waiting.get(id);
+    return this.waiting.size === 0 ? undefined : this.waiting.get(id);
   }
 
   /** `ctx`'s handler is about to be called. */
