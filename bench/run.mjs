@@ -95,7 +95,8 @@ console.log(`rounds=${cfg.rounds} warmup=${cfg.warmup} seqN=${cfg.seqN} pipeN=${
 
 // Spawn once per server and reuse the same child for every round.
 const active = [];
-for (const def of SERVERS.filter((s) => !opts.only || opts.only.includes(s.name))) {
+// --baseline always adds typemcp-base, also to an --only list that does not name it.
+for (const def of SERVERS.filter((s) => !opts.only || opts.only.includes(s.name) || s.name === 'typemcp-base')) {
   const entry = path.resolve(ROOT, def.args[0]);
   if (!fs.existsSync(entry)) {
     console.log(`skip ${def.name}: ${path.relative(ROOT, entry)} does not exist`);

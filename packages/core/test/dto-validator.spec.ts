@@ -1,9 +1,24 @@
 import 'reflect-metadata';
 import * as classValidator from 'class-validator';
-import { IsInt, IsString, IsUrl, Matches, Min, Validate, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
-import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
+import { Expose, plainToInstance, Transform, Type } from 'class-transformer';
 import { DtoValidator } from '../src/pipeline/dto-validator';
 import { DtoSchemaFactory } from '../src/schema/index';
+import { Nullable } from '../src/decorators/nullable.decorator';
+import { classTransformer } from '../src/pipeline/validation-libraries';
+import { TRANSFORM_OPTIONS } from '../src/pipeline/validation-options';
 
 class Address {
   @IsString() city!: string;
@@ -100,5 +115,65 @@ describe('the input check', () => {
     expect(pending).toBeInstanceOf(Promise);
     expect(await pending).toEqual({ ok: false, problems: ['`username` is taken'] });
     expect(await input(Signup, { username: 'free' })).toMatchObject({ ok: true });
+  });
+});
+
+describe('instances of DTOs whose fields are JSON scalars', () => {
+  class Base {
+    @IsString() name!: string;
+  }
+  class Flat extends Base {
+    @IsInt() @Min(0) count = 5;
+    @IsOptional() @IsBoolean() flag?: boolean;
+    @IsOptional() @Nullable() @IsString() note?: string | null = 'none';
+    @IsOptional() @IsString() get label(): string {
+      return `label of ${this.name}`;
+    }
+    describe(): string {
+      return this.name;
+    }
+  }
+  class Trimmed {
+    @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value)) @IsString() name!: string;
+  }
+  class TrimmedChild extends Trimmed {
+    @IsInt() n!: number;
+  }
+  class Renamed {
+    @Expose({ name: 'full_name' }) @IsString() fullName!: string;
+  }
+
+  const cases: [string, new () => object, Record<string, unknown>][] = [
+    ['all fields given', Flat, { flag: true, name: 'Ann', count: 2, note: 'n' }],
+    ['defaults kept for absent fields', Flat, { name: 'Ann' }],
+    ['null', Flat, { name: 'Ann', note: null }],
+    ['a getter named by the input', Flat, { name: 'Ann', label: 'x' }],
+    ['a @Transform', Trimmed, { name: '  Ann ' }],
+    ['a @Transform on an ancestor', TrimmedChild, { name: ' Bo ', n: 1 }],
+    ['an @Expose name', Renamed, { full_name: 'Ann Lee' }],
+    ['a nested value', Person, { name: 'Ann', age: 3, address: { city: 'Oslo' } }],
+  ];
+
+  // (Asynchronous where class-validator runs: an async constraint exists since the test above.)
+  it.each(cases)('are what plainToInstance makes (%s)', async (_case, dto, plain) => {
+    const result = await input(dto, structuredClone(plain));
+    expect(result).toMatchObject({ ok: true });
+    const value = (result as { value: object }).value;
+    const expected = plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS);
+    expect(Object.getPrototypeOf(value)).toBe(dto.prototype);
+    expect(Object.entries(value)).toEqual(Object.entries(expected));
+  });
+
+  it('are made without class-transformer when no field needs it', async () => {
+    const spy = jest.spyOn(classTransformer(), 'plainToInstance');
+    try {
+      expect(input(Flat, { name: 'Ann', count: 1, note: null })).toMatchObject({ ok: true, value: { name: 'Ann', count: 1, note: null } });
+      expect(spy).not.toHaveBeenCalled();
+      expect(await input(Trimmed, { name: ' Ann ' })).toMatchObject({ ok: true, value: { name: 'Ann' } });
+      expect(await input(Person, { name: 'Ann', age: 3, address: { city: 'Oslo' } })).toMatchObject({ ok: true });
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

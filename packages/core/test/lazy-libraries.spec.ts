@@ -46,20 +46,30 @@ describe('class-validator and class-transformer load when a DTO needs them, not 
     expect(loaded).toEqual({ classValidator: 0, validatorJs: 0, classTransformerMain: 0 });
   });
 
+  // A DTO with a string field and an optional object field.
+  const dtoTool = `const { IsObject, IsOptional, IsString } = require('class-validator');
+     class Input {}
+     Reflect.defineMetadata('design:type', String, Input.prototype, 'text');
+     IsString()(Input.prototype, 'text');
+     Reflect.defineMetadata('design:type', Object, Input.prototype, 'tags');
+     IsOptional()(Input.prototype, 'tags');
+     IsObject()(Input.prototype, 'tags');
+     Service.prototype.tool = function (input) { return input.text + JSON.stringify(input.tags ?? null); };
+     Reflect.defineMetadata('design:paramtypes', [Input], Service.prototype, 'tool');
+     core.Tool({ description: 'a DTO' })(Service.prototype, 'tool', Object.getOwnPropertyDescriptor(Service.prototype, 'tool'));`;
+
   it('a tool taking a DTO loads both and validates with them (the measure above can see them)', () => {
-    const { answers, loaded } = run(
-      `const { IsString } = require('class-validator');
-       class Input {}
-       Reflect.defineMetadata('design:type', String, Input.prototype, 'text');
-       IsString()(Input.prototype, 'text');
-       Service.prototype.tool = function (input) { return input.text; };
-       Reflect.defineMetadata('design:paramtypes', [Input], Service.prototype, 'tool');
-       core.Tool({ description: 'a DTO' })(Service.prototype, 'tool', Object.getOwnPropertyDescriptor(Service.prototype, 'tool'));`,
-      '{ "text": "hi" }',
-    );
-    expect(answers[1].result?.content?.[0].text).toBe('hi');
+    const { answers, loaded } = run(dtoTool, '{ "text": "hi", "tags": { "a": 1 } }');
+    expect(answers[1].result?.content?.[0].text).toBe('hi{"a":1}');
     expect(loaded.classValidator).toBeGreaterThan(0);
     expect(loaded.validatorJs).toBeGreaterThan(0);
     expect(loaded.classTransformerMain).toBe(1);
+  });
+
+  it("arguments that are all JSON scalars become the DTO's instance without class-transformer's main entry", () => {
+    const { answers, loaded } = run(dtoTool, '{ "text": "hi" }');
+    expect(answers[1].result?.content?.[0].text).toBe('hinull');
+    expect(loaded.classValidator).toBeGreaterThan(0);
+    expect(loaded.classTransformerMain).toBe(0);
   });
 });

@@ -57,6 +57,19 @@ describe('JSON-RPC envelope', () => {
     expect((await peer.request('ping')).result).toEqual({});
   });
 
+  it.each([
+    ['0', '0'],
+    ['-7', '-7'],
+    ['9007199254740991', '9007199254740991'],
+    ['"a \\"quoted\\" \\\\ id \\u00e9"', '"a \\"quoted\\" \\\\ id é"'],
+  ])('writes the id %s of a result exactly as JSON (%s)', async (id, written) => {
+    const { peer } = await ready();
+    peer.sendText(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    await tick();
+    expect(peer.frames.at(-1)).toBe(`{"jsonrpc":"2.0","id":${written},"result":{}}`);
+    expect(peer.received[0].id).toBe(JSON.parse(id));
+  });
+
   it('never answers notifications, unknown notifications or responses to ids it never sent', async () => {
     const { peer } = await ready();
     peer.sendText('{"jsonrpc":"2.0","method":"notifications/whatever","params":{"x":1}}');

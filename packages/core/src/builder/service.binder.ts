@@ -43,8 +43,10 @@ function completersFor(table: CompletionTable, key: string): Completers {
 function caller(instance: object, plan: Invocation, validator: DtoValidator) {
   const method = (instance as Record<string, Method>)[plan.method].bind(instance);
   const { input, contextIndexes, arity } = plan;
+  if (arity === 0) return () => method();
+  // The usual shape, `method(input)`: no argument list to build.
+  if (arity === 1 && input?.index === 0 && contextIndexes.length === 0) return (dto: unknown) => method(dto);
   return (dto: unknown, rc: RequestContext): unknown => {
-    if (arity === 0) return method();
     const args = new Array<unknown>(arity);
     if (input) args[input.index] = dto;
     if (contextIndexes.length) {

@@ -47,6 +47,12 @@ interface Plan {
   check: ValidateFunction;
   /** The schema states every constraint: class-validator would add nothing. */
   exact: boolean;
+  /**
+   * Inputs only: the declared properties plainToInstance copies as they are when their value is a
+   * JSON scalar (no `@Type`, `@Transform`, `@Expose` or `@Exclude`, not a method or getter);
+   * undefined when class-transformer metadata on the DTO could change any key.
+   */
+  scalars?: ReadonlySet<string>;
 }
 
 function flatten(errors: ValidationError[], path = ''): string[] {
@@ -82,7 +88,8 @@ export class DtoValidator {
     const data = (convert ? convertStrings(dto, plain) : plain) ?? {};
     const plan = this.plan(dto, 'input');
     if (!plan.check(data)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
-    const value = classTransformer().plainToInstance(dto, data, TRANSFORM_OPTIONS) as T;
+    const value =
+      (plan.scalars && scalarInstance(dto, data as object, plan.scalars)) ?? (classTransformer().plainToInstance(dto, data, TRANSFORM_OPTIONS) as T);
     if (plan.exact) return { ok: true, value };
     return this.refine(value);
   }
@@ -119,6 +126,7 @@ export class DtoValidator {
       const check = ajv.compile(this.schemas.forClass(dto));
       // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
       plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
+      if (direction === 'input') plan.scalars = copiedScalars(dto, Object.keys((this.schemas.forClass(dto).properties ?? {}) as object));
       plans.set(dto, plan);
     }
     return plan;
@@ -166,6 +174,48 @@ export class DtoValidator {
         return false;
     }
   }
+}
+
+/** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
+const PLAIN_TO_CLASS = 0;
+
+/** See `Plan.scalars`: which of `properties` plainToInstance copies unchanged when they hold a JSON scalar. */
+function copiedScalars(dto: ClassType, properties: readonly string[]): ReadonlySet<string> | undefined {
+  const storage = classTransformerStorage;
+  if (storage.getStrategy(dto) !== 'none' || storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0) return undefined;
+  const prototype = dto.prototype as object;
+  return new Set(
+    properties.filter((name) => {
+      if (name === '__proto__' || name === 'constructor') return false;
+      if (storage.findTypeMetadata(dto, name) || storage.findTransformMetadatas(dto, name, PLAIN_TO_CLASS).length > 0) return false;
+      // plainToInstance skips a key the prototype defines without a setter (a method, a getter).
+      const own = Object.getOwnPropertyDescriptor(prototype, name);
+      return !own || own.set !== undefined;
+    }),
+  );
+}
+
+/**
+ * What `plainToInstance(dto, data, TRANSFORM_OPTIONS)` returns when every field of `data` is one
+ * of `scalars` holding a string, number, boolean or null, built without class-transformer's
+ * per-call metadata lookups (they were most of the cost of a small DTO's check); undefined for
+ * any other input, which takes class-transformer's own path.
+ */
+function scalarInstance<T>(dto: ClassType<T>, data: object, scalars: ReadonlySet<string>): T | undefined {
+  const fields = data as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  for (let i = 0; i < keys.length; i++) {
+    const value = fields[keys[i]];
+    const type = typeof value;
+    if (!scalars.has(keys[i]) || !(type === 'string' || type === 'number' || type === 'boolean' || value === null)) return undefined;
+  }
+  const instance = new dto() as Record<string, unknown>;
+  for (let i = 0; i < keys.length; i++) {
+    // As plainToInstance does: a field never replaces a function the instance already has.
+    if (instance[keys[i]] instanceof Function) continue;
+    instance[keys[i]] = fields[keys[i]];
+  }
+  return instance as T;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface ClassTransformerStorage {
   findExcludeMetadata(target: ClassType, propertyName: string): unknown;
   getExposedMetadatas(target: ClassType): { propertyName?: string; options: { name?: string } }[];
   getExcludedMetadatas(target: ClassType): unknown[];
+  /** A class-level `@Expose()` or `@Exclude()`: `'exposeAll'`, `'excludeAll'`, or `'none'`. */
+  getStrategy(target: ClassType): 'none' | 'exposeAll' | 'excludeAll';
   /** `transformationType` 0 is PLAIN_TO_CLASS. */
   findTransformMetadatas(target: ClassType, propertyName: string, transformationType: number): unknown[];
 }

@@ -11,6 +11,7 @@ import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type Logg
 import type { SendOptions, Transport } from '../transport/transport.interface.js';
 import { isThenable } from '../util/is-thenable.js';
 import { RequestContext, type RequestHeaders } from './request-context.js';
+import { InFlightRequests } from './in-flight.js';
 import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
 import { shapeCapabilities } from './revision-shaper.js';
 import { InputRequired, InputRound } from './input-round.js';
@@ -72,7 +73,7 @@ export class Session implements NegotiatedState, SessionContract {
   private initializedNotified = false;
   private logLevel = DEFAULT_LOG_LEVEL;
   private closed = false;
-  private readonly inFlight = new Map<RequestId, RequestContext>();
+  private readonly inFlight = new InFlightRequests();
   // Created on first use: most sessions never ask the client anything or wait to drain, and an
   // idle session's size matters when thousands are open.
   private outgoing?: OutgoingRequests;
@@ -151,7 +152,7 @@ export class Session implements NegotiatedState, SessionContract {
 
   /** @internal True while an inbound request with this id is being handled. */
   isInFlight(id: RequestId): boolean {
-    return this.inFlight.has(id);
+    return this.inFlight.get(id) !== undefined;
   }
 
   /** @internal Called by the `initialize` handler. */
@@ -305,7 +306,7 @@ export class Session implements NegotiatedState, SessionContract {
     const p = (params as JsonObject | undefined) ?? EMPTY_PARAMS;
     const token = (p._meta as JsonObject | undefined)?.progressToken;
     const ctx = new RequestContext(this, id, method, typeof token === 'string' || typeof token === 'number' ? token : undefined, meta, round, headers);
-    this.inFlight.set(id, ctx);
+    this.inFlight.enter(ctx);
     batch?.expect();
     const telemetry = this.server.telemetry;
     let out: unknown;
@@ -318,27 +319,27 @@ export class Session implements NegotiatedState, SessionContract {
         out = observation.run(handler!, p, ctx);
       }
     } catch (error) {
+      this.inFlight.leave(ctx, false);
       return this.fail(ctx, error, batch);
     }
-    if (round && isThenable(out)) {
+    const pending = isThenable(out);
+    this.inFlight.leave(ctx, pending);
+    if (!pending) return this.finish(ctx, out, batch);
+    if (round) {
       // The handler may wait on a question this round cannot answer: whichever comes first wins.
       const settled = Promise.resolve(out);
       settled.catch(() => undefined);
       out = Promise.race([settled, round.stalled]);
     }
-    if (isThenable(out)) {
-      out.then(
-        (result) => this.finish(ctx, result, batch),
-        (error) => this.fail(ctx, error, batch),
-      );
-    } else {
-      this.finish(ctx, out, batch);
-    }
+    (out as PromiseLike<unknown>).then(
+      (result) => this.finish(ctx, result, batch),
+      (error) => this.fail(ctx, error, batch),
+    );
   }
 
   private settle(ctx: RequestContext): boolean {
     ctx.done = true;
-    if (this.inFlight.get(ctx.id) === ctx) this.inFlight.delete(ctx.id);
+    this.inFlight.settled(ctx);
     if (this.inFlight.size === 0 && this.drainWaiters) {
       const waiters = this.drainWaiters;
       this.drainWaiters = undefined;
@@ -483,7 +484,7 @@ export class Session implements NegotiatedState, SessionContract {
       await Promise.race([this.drained(), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
       clearTimeout(timer);
     }
-    for (const ctx of [...this.inFlight.values()]) {
+    for (const ctx of this.inFlight.values()) {
       ctx.cancel(reason);
       this.settle(ctx);
       const error = { code: ErrorCode.ConnectionClosed, message: reason };
