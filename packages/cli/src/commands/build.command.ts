@@ -85,7 +85,12 @@ export function manifestDifferences(onDisk: Manifest, fresh: Manifest): string[]
       else if (firstDifference(a[key], b[key])) lines.push(`${what} ${key}: ${detail(key)}`);
     }
   };
-  compare('version of', onDisk.fingerprint?.versions ?? {}, fresh.fingerprint.versions, (k) => `${onDisk.fingerprint.versions[k]} in the manifest, ${fresh.fingerprint.versions[k]} now`);
+  compare(
+    'version of',
+    onDisk.fingerprint?.versions ?? {},
+    fresh.fingerprint.versions,
+    (k) => `${onDisk.fingerprint.versions[k]} in the manifest, ${fresh.fingerprint.versions[k]} now`,
+  );
   compare('file', onDisk.fingerprint?.files ?? {}, fresh.fingerprint.files, () => 'content changed since the manifest was built');
   compare('schema', onDisk.schemas ?? {}, fresh.schemas, (k) => {
     const a = onDisk.schemas[k]!;
@@ -104,14 +109,17 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
   const cwd = options.cwd ?? process.cwd();
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const entry = path.resolve(cwd, options.entry ?? 'dist/main.js');
-  if (!existsSync(entry)) throw new UsageError(`${options.entry ?? 'dist/main.js'} not found: compile the project first (tsc), or give the entry point: typemcp build <file.js>`);
+  if (!existsSync(entry))
+    throw new UsageError(`${options.entry ?? 'dist/main.js'} not found: compile the project first (tsc), or give the entry point: typemcp build <file.js>`);
   const out = path.resolve(cwd, options.out ?? path.join(path.dirname(entry), MANIFEST_FILE));
   const relativeOut = path.relative(cwd, out);
   const shownOut = relativeOut && !relativeOut.startsWith('..') ? relativeOut : out;
   if (!options.check) {
     await generate(entry, options.args ?? [], out, cwd);
     const manifest = readManifest(out);
-    log(`typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)`);
+    log(
+      `typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)`,
+    );
     return 0;
   }
   if (!existsSync(out)) throw new UsageError(`${shownOut} not found: nothing to check; run typemcp build first`);

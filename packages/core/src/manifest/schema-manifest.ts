@@ -22,7 +22,7 @@ import type { DefinitionWarning } from '../server/server-options.interface.js';
 export const MANIFEST_FILE = 'typemcp.manifest.json';
 /** Set by `typemcp build`: where the first `listen()` writes the manifest (then the process ends). */
 export const MANIFEST_OUT_ENV = 'TYPEMCP_MANIFEST_OUT';
-/** `TYPEMCP_MANIFEST=off` makes start-up ignore any manifest. */
+/** `TYPEMCP_MANIFEST=off` makes start-up ignore any manifest; `TYPEMCP_MANIFEST=<file>` names the one to use. */
 export const MANIFEST_ENV = 'TYPEMCP_MANIFEST';
 
 const FORMAT = 1;
@@ -202,20 +202,22 @@ function staleWarning(file: string, why: string): DefinitionWarning {
 /**
  * The manifest start-up uses, verified, or undefined: `option` false, `TYPEMCP_MANIFEST=off`, a
  * build in progress, no file, or a file that does not match this code (reported once, through
- * `warn`). `option` is a path (relative to the working directory); by default the file beside
- * the entry script (`process.argv[1]`).
+ * `warn`). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
+ * directory), else `typemcp.manifest.json` beside the entry script (`process.argv[1]`).
  */
 export function loadSchemaManifest(option: string | false | undefined, warn: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
-  if (option === false || process.env[MANIFEST_ENV] === 'off' || recordingManifest()) return undefined;
+  const env = process.env[MANIFEST_ENV];
+  if (option === false || env === 'off' || recordingManifest()) return undefined;
+  const given = option ?? (env || undefined);
   const argv1 = process.argv[1];
-  if (option === undefined && !argv1) return undefined;
-  const file = option === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(option);
+  if (given === undefined && !argv1) return undefined;
+  const file = given === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(given);
   if (loadedManifests.has(file)) return loadedManifests.get(file);
   let result: LoadedManifest | undefined;
   let why: string | undefined;
   if (!existsSync(file)) {
-    // Beside the entry it is optional; a path given in the options is expected to be there.
-    if (option !== undefined) why = 'the file does not exist';
+    // Beside the entry it is optional; a path given (option or environment) is expected to be there.
+    if (given !== undefined) why = 'the file does not exist';
   } else {
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
