@@ -28,6 +28,7 @@ export interface BuildOptions {
   out?: string;
   /** Compare a fresh derivation with the manifest on disk instead of writing it. */
   check?: boolean;
+  /** The folder paths are relative to (default: the working directory). */
   cwd?: string;
   /** Where the summary goes (default: stdout). */
   log?: (line: string) => void;
