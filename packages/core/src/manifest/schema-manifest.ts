@@ -20,10 +20,9 @@ import type { DefinitionWarning } from '../server/server-options.interface.js';
 
 /** The file name `typemcp build` writes and start-up looks for beside the entry script. */
 export const MANIFEST_FILE = 'typemcp.manifest.json';
-/** Set by `typemcp build`: where the first `listen()` writes the manifest (then the process ends). */
-export const MANIFEST_OUT_ENV = 'TYPEMCP_MANIFEST_OUT';
-/** `TYPEMCP_MANIFEST=off` makes start-up ignore any manifest; `TYPEMCP_MANIFEST=<file>` names the one to use. */
-export const MANIFEST_ENV = 'TYPEMCP_MANIFEST';
+// The environment (read as process.env.NAME, not catalogued codes): TYPEMCP_MANIFEST_OUT, set by
+// `typemcp build`, is where the first listen() writes the manifest (then the process ends);
+// TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use.
 
 const FORMAT = 1;
 /** The libraries whose versions decide what a DTO's schema is. */
@@ -96,7 +95,7 @@ const recorded = new Map<string, ManifestEntry | null>();
 
 /** True when this process builds a manifest (`typemcp build`): servers record what they derive. */
 export function recordingManifest(): boolean {
-  return Boolean(process.env[MANIFEST_OUT_ENV]);
+  return Boolean(process.env.TYPEMCP_MANIFEST_OUT);
 }
 
 /**
@@ -206,7 +205,7 @@ function staleWarning(file: string, why: string): DefinitionWarning {
  * directory), else `typemcp.manifest.json` beside the entry script (`process.argv[1]`).
  */
 export function loadSchemaManifest(option: string | false | undefined, warn: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
-  const env = process.env[MANIFEST_ENV];
+  const env = process.env.TYPEMCP_MANIFEST;
   if (option === false || env === 'off' || recordingManifest()) return undefined;
   const given = option ?? (env || undefined);
   const argv1 = process.argv[1];

@@ -15,7 +15,7 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
-import { loadSchemaManifest, MANIFEST_OUT_ENV, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
+import { loadSchemaManifest, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
 import { ManifestSchemas } from '../manifest/schema-source.js';
 import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
@@ -245,7 +245,7 @@ export class TypeMcpServer {
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
     for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
-    const manifestOut = process.env[MANIFEST_OUT_ENV];
+    const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
     if (manifestOut) {
       writeSchemaManifest(manifestOut);
       process.exit(0);
