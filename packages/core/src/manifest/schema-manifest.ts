@@ -67,19 +67,20 @@ const toPosix = (p: string) => p.split(path.sep).join('/');
 
 /** Versions of @typemcp/core and the schema libraries, as this process resolves them. */
 function versions(): Record<string, string> {
-  const read = (load: () => unknown) => {
+  // Read, not required: nothing kept in require.cache.
+  const read = (file: () => string) => {
     try {
-      return String((load() as { version?: unknown }).version);
+      return String((JSON.parse(readFileSync(file(), 'utf8')) as { version?: unknown }).version);
     } catch {
       return 'missing';
     }
   };
   const result: Record<string, string> = {
     // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
-    '@typemcp/core': read(() => JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'))),
+    '@typemcp/core': read(() => path.join(__dirname, '..', '..', 'package.json')),
   };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json of each library, resolved as core resolves it
-  for (const name of LIBRARIES) result[name] = read(() => require(`${name}/package.json`));
+  // Each library's package.json, resolved as core resolves the library.
+  for (const name of LIBRARIES) result[name] = read(() => require.resolve(`${name}/package.json`));
   return result;
 }
 
