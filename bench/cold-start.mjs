@@ -7,6 +7,9 @@
 //            of the validation library costs before any framework code runs
 //   typemcp  bench/servers/typemcp-small.cjs: the project `npm create typemcp` generates
 //   everything  apps/everything/dist/main.js --transport stdio: the conformance server
+//   typemcp-manifest / everything-manifest  the same two with the schema manifest `typemcp build`
+//            writes (generated once before the rounds); the two rows above derive their schemas
+//            at start-up (TYPEMCP_MANIFEST=off), as before manifests existed
 //   sdk1 / sdk2  bench/servers/sdk1-add.mjs / sdk2-add.mjs: the official SDKs' `add` servers
 // Rounds are interleaved with the server order rotated; each round spawns every server --spawns
 // times and keeps the median; the table gives medians over rounds and ratios to raw (bare node),
@@ -14,9 +17,10 @@
 //
 // Usage: npm run build && node bench/cold-start.mjs [--rounds 5] [--spawns 10] [--baseline DIR] [--quick] [--no-write]
 // --baseline DIR adds `typemcp-base` and `everything-base`: the same two apps on another checkout's build.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -39,12 +43,32 @@ for (let i = 0; i < argv.length; i++) {
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const repo = here('..');
 const preload = ['--require', createRequire(import.meta.url).resolve('class-validator')];
+const small = here('./servers/typemcp-small.cjs');
+const everything = path.join(repo, 'apps/everything/dist/main.js');
+// The manifests of the two apps, generated as the build does (`typemcp build <entry> -o <file>`).
+const manifestDir = fs.mkdtempSync(path.join(os.tmpdir(), 'typemcp-cold-start-'));
+const manifestOf = (entry, name, args = []) => {
+  const file = path.join(manifestDir, `${name}.manifest.json`);
+  const built = spawnSync(process.execPath, [path.join(repo, 'packages/cli/dist/bin.js'), 'build', entry, '-o', file, '--', ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error(`typemcp build ${entry} exited ${built.status ?? built.signal}`);
+  return file;
+};
+const NO_MANIFEST = { TYPEMCP_MANIFEST: 'off' };
 /** `file` is the entry point (checked to exist); `args` what node runs. */
 const SERVERS = [
   { name: 'raw', file: here('./servers/raw-echo.mjs') },
   { name: 'raw+class-validator', file: here('./servers/raw-echo.mjs'), pre: preload },
-  { name: 'typemcp', file: here('./servers/typemcp-small.cjs') },
-  { name: 'everything', file: path.join(repo, 'apps/everything/dist/main.js'), post: ['--transport', 'stdio'] },
+  { name: 'typemcp', file: small, env: NO_MANIFEST },
+  { name: 'typemcp-manifest', file: small, env: { TYPEMCP_MANIFEST: manifestOf(small, 'typemcp-small') } },
+  { name: 'everything', file: everything, post: ['--transport', 'stdio'], env: NO_MANIFEST },
+  {
+    name: 'everything-manifest',
+    file: everything,
+    post: ['--transport', 'stdio'],
+    env: { TYPEMCP_MANIFEST: manifestOf(everything, 'everything', ['--transport', 'stdio']) },
+  },
   { name: 'sdk1', file: here('./servers/sdk1-add.mjs') },
   { name: 'sdk2', file: here('./servers/sdk2-add.mjs') },
   ...(opts.baseline
@@ -127,6 +151,8 @@ for (const s of SERVERS)
   console.log(
     `| ${s.name} | ${med(s.name).toFixed(1)} | ${(med(s.name) / med('raw')).toFixed(2)}x | ${med(s.name, 'cpuMs')?.toFixed(0)} | ${(med(s.name, 'cpuMs') / med('raw', 'cpuMs')).toFixed(2)}x |`,
   );
+
+fs.rmSync(manifestDir, { recursive: true, force: true });
 
 if (opts.write) {
   const benchDir = here('.');

@@ -3,6 +3,9 @@
 // Both servers are driven in memory by the same raw JSON-RPC requests, so what is timed is the
 // server's own work per tools/list. TypeMCP builds schemas once at start-up; the SDK converts
 // zod to JSON Schema on every tools/list (typescript-sdk#1847).
+// `typemcp-manifest` is the same TypeMCP server with its schema manifest (what `typemcp build`
+// writes, generated once before the rounds): its start-up reads the manifest and verifies its
+// fingerprint instead of deriving the schemas. `typemcp` derives them (schemaManifest: false).
 // Each round is a fresh child process (start-up is only honest in a new process); the parent takes
 // medians over rounds and, unless --no-write, saves every round to bench/results/tools-list.json
 // and re-renders bench/README.md and its charts.
@@ -11,6 +14,8 @@
 // --baseline DIR adds `typemcp-base`: the same TypeMCP server on another checkout's build, in a
 // fresh process of its own each round (settles before/after questions in one run).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,59 +25,32 @@ import { writeReport } from './lib/render.mjs';
 import { median as medianOf } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
-require('reflect-metadata');
 // TYPEMCP_BENCH_ROOT: the checkout whose build to measure (--baseline); this one by default.
-const root = process.env.TYPEMCP_BENCH_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { createServer, McpService, Tool, getMetadataStorage } = require(path.join(root, 'packages/core/dist/index.js'));
-const { IsInt, IsOptional, IsString, Max, Min } = require('class-validator');
+const { FIELDS, manyToolsServer } = require('./servers/many-tools.cjs');
 const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js');
 const { z } = require('zod');
 
 const USAGE = 'usage: node bench/tools-list.mjs [--rounds N] [--tools N] [--calls N] [--baseline DIR] [--no-write]';
 const argv = process.argv.slice(2);
-const opts = { rounds: 5, tools: 500, calls: 200, write: true, child: false, only: undefined, baseline: undefined };
+const opts = { rounds: 5, tools: 500, calls: 200, write: true, child: false, only: undefined, baseline: undefined, manifest: undefined };
 for (let i = 0; i < argv.length; i++) {
   const name = argv[i].slice(2);
   if (argv[i] === '--no-write') opts.write = false;
   else if (argv[i] === '--child') opts.child = true;
   else if (argv[i] === '--only' && argv[i + 1]) opts.only = argv[++i];
+  else if (argv[i] === '--manifest' && argv[i + 1]) opts.manifest = argv[++i];
   else if (argv[i] === '--baseline' && argv[i + 1]) opts.baseline = path.resolve(argv[++i]);
   else if (['rounds', 'tools', 'calls'].includes(name) && Number.isInteger(Number(argv[i + 1])) && Number(argv[i + 1]) > 0) opts[name] = Number(argv[++i]);
-  else throw new Error(`bad argument ${argv[i]} ${argv[i + 1] ?? ''}\n${USAGE}`);
+  else throw new Error(`bad argument ${argv[i]}\n${USAGE}`);
 }
 const TOOLS = opts.tools;
 const CALLS = opts.calls;
-const FIELDS = 10;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Decorates like `class InputN { @IsString() field0!: string; @IsOptional() @IsInt() @Min(0) @Max(99) field1?: number; ... }`. */
-function dto(i) {
-  const Dto = { [`Input${i}`]: class {} }[`Input${i}`];
-  for (let f = 0; f < FIELDS; f++) {
-    const key = `field${f}`;
-    const numeric = f % 2 === 1;
-    Reflect.defineMetadata('design:type', numeric ? Number : String, Dto.prototype, key);
-    const decorators = numeric ? [IsInt(), Min(0), Max(99)] : [IsString()];
-    if (f % 3 === 0) decorators.push(IsOptional());
-    for (const d of decorators) d(Dto.prototype, key);
-  }
-  return Dto;
-}
-
-function typemcpServer() {
-  getMetadataStorage().reset();
-  class ManyTools {}
-  for (let i = 0; i < TOOLS; i++) {
-    const method = `tool_${i}`;
-    ManyTools.prototype[method] = function (input) {
-      return JSON.stringify(input);
-    };
-    Reflect.defineMetadata('design:paramtypes', [dto(i)], ManyTools.prototype, method);
-    Tool({ description: `Tool number ${i}` })(ManyTools.prototype, method, Object.getOwnPropertyDescriptor(ManyTools.prototype, method));
-  }
-  McpService()(ManyTools);
-  const server = createServer({ name: 'many', version: '1.0.0', services: [ManyTools], pageSize: TOOLS });
+/** `schemaManifest`: false to derive every schema at start-up, or the manifest file to read (and verify). */
+function typemcpServer(schemaManifest) {
+  const server = manyToolsServer(TOOLS, schemaManifest);
   let answer;
   const session = server.engine.connect({ send: (text) => (answer = text) });
   session.receive(
@@ -141,33 +119,48 @@ async function measure(name, build) {
 if (opts.child) {
   // One start-up each: a second TypeMCP build in the same process would see the first one's 500
   // DTO classes still in class-validator's global storage (it cannot be reset).
-  const rows = [await measure('typemcp', async () => typemcpServer())];
-  if (opts.only !== 'typemcp') rows.push(await measure('sdk1', sdkServer));
-  process.stdout.write(`${JSON.stringify(rows)}\n`);
+  if (opts.only === 'typemcp-manifest') {
+    // The timed start-up includes reading the manifest and verifying its fingerprint.
+    const rows = [await measure('typemcp-manifest', async () => typemcpServer(opts.manifest))];
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+  } else {
+    const rows = [await measure('typemcp', async () => typemcpServer(false))];
+    if (opts.only !== 'typemcp') rows.push(await measure('sdk1', sdkServer));
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+  }
 } else {
-  const names = ['typemcp', 'sdk1', ...(opts.baseline ? ['typemcp-base'] : [])];
+  const names = ['typemcp', 'typemcp-manifest', 'sdk1', ...(opts.baseline ? ['typemcp-base'] : [])];
   const perServer = Object.fromEntries(names.map((n) => [n, []]));
-  const child = (base) => {
-    const run = spawnSync(
-      process.execPath,
-      [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS), ...(base ? ['--only', 'typemcp'] : [])],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        encoding: 'utf8',
-        ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
-      },
-    );
+  // The manifest row's schemas, generated once beforehand as `typemcp build` does: the server
+  // script runs with TYPEMCP_MANIFEST_OUT set, and its listen() writes the file and exits.
+  const manifestDir = fs.mkdtempSync(path.join(os.tmpdir(), 'typemcp-bench-'));
+  const manifest = path.join(manifestDir, 'typemcp.manifest.json');
+  const build = spawnSync(process.execPath, [fileURLToPath(new URL('./servers/many-tools.cjs', import.meta.url)), '--tools', String(TOOLS)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, TYPEMCP_MANIFEST_OUT: manifest },
+  });
+  if (build.status !== 0 || !fs.existsSync(manifest)) throw new Error(`manifest generation exited ${build.status ?? build.signal}`);
+  /** One child process: `kind` undefined (typemcp and sdk1), 'manifest' or 'base'. */
+  const child = (kind) => {
+    const only = kind === 'manifest' ? ['--only', 'typemcp-manifest', '--manifest', manifest] : kind === 'base' ? ['--only', 'typemcp'] : [];
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS), ...only], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      ...(kind === 'base' ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
+    });
     if (run.status !== 0) throw new Error(`child exited ${run.status ?? run.signal}`);
-    return JSON.parse(run.stdout).map((row) => (base ? { ...row, name: 'typemcp-base' } : row));
+    return JSON.parse(run.stdout).map((row) => (kind === 'base' ? { ...row, name: 'typemcp-base' } : row));
   };
+  const kinds = [undefined, 'manifest', ...(opts.baseline ? ['base'] : [])];
   for (let round = 0; round < opts.rounds; round++) {
-    // The baseline's process goes first in odd rounds, second in even ones.
-    const order = opts.baseline ? (round % 2 === 0 ? [true, false] : [false, true]) : [false];
+    // The processes take turns going first.
+    const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
     for (const row of order.flatMap(child)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
     console.log(
       `round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`,
     );
   }
+  fs.rmSync(manifestDir, { recursive: true, force: true });
   const med = (n, k) => medianOf(perServer[n].map((r) => r[k]));
   console.log(`\ntools/list, ${TOOLS} tools x ${FIELDS} fields, median of ${CALLS} calls per run, medians over ${opts.rounds} runs\n`);
   console.log('| server | tools listed | start-up ms | ms per tools/list | response bytes |');

@@ -8,7 +8,17 @@ import { loadResults } from './results.mjs';
 import { fmtInt, fmtMs, fmtRatio, machineLine, pairedTable, perRoundTable, replaceSection, resultsTable } from './report.mjs';
 import { pairedRatios } from './stats.mjs';
 
-const OURS = new Set(['typemcp', 'typemcp-json', 'typemcp-otel', 'engine', 'typemcp-base', 'everything', 'everything-base']);
+const OURS = new Set([
+  'typemcp',
+  'typemcp-json',
+  'typemcp-otel',
+  'engine',
+  'typemcp-base',
+  'everything',
+  'everything-base',
+  'typemcp-manifest',
+  'everything-manifest',
+]);
 const kindOf = (name) => (name === 'raw' ? 'raw' : OURS.has(name) ? 'ours' : 'other');
 const when = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 const day = (iso) => iso.slice(0, 10);

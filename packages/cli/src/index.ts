@@ -1,11 +1,12 @@
 /**
- * @typemcp/cli: the `typemcp` command (dev, start, add, list, call, inspect). The functions below are
+ * @typemcp/cli: the `typemcp` command (dev, start, build, add, list, call, inspect). The functions below are
  * what the commands run, for scripts and tests.
  */
 export { addItem, type AddOptions, type AddResult } from './add/add-item.js';
 export { ITEM_KINDS, itemNames, type ItemKind, type ItemNames } from './add/names.js';
 export { connect, type Connection, type ServerTarget } from './client/connect.js';
 export { formatListing, formatToolResult, type Listing } from './client/format.js';
+export { buildManifest, type BuildOptions } from './commands/build.command.js';
 export { callTool, parseToolArgs } from './commands/call.command.js';
 export { runInspector } from './commands/inspect.command.js';
 export { listAll } from './commands/list.command.js';

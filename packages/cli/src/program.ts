@@ -1,6 +1,7 @@
 /** The `typemcp` command line (commander). */
 import { Command, CommanderError } from 'commander';
 import { addCommand } from './commands/add.command.js';
+import { buildCommand } from './commands/build.command.js';
 import { callCommand } from './commands/call.command.js';
 import type { CommandResult } from './commands/command-result.js';
 import { devCommand } from './commands/dev.command.js';
@@ -20,6 +21,7 @@ export function createProgram(done: CommandResult): Command {
     .exitOverride(); // inherited by the commands below: errors and --help come back to run()
   devCommand(program, done);
   startCommand(program);
+  buildCommand(program, done);
   addCommand(program, done);
   listCommand(program, done);
   callCommand(program, done);

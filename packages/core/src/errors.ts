@@ -51,6 +51,8 @@ export const CoreErrorCode = {
   TelemetryNotInstalled: 'TYPEMCP_ERR_TELEMETRY_NOT_INSTALLED',
   /** Warning: an @McpService() class no server serves. */
   UnservedService: 'TYPEMCP_WARN_UNSERVED_SERVICE',
+  /** Warning: a schema manifest (typemcp.manifest.json) that does not match the running code, ignored. */
+  StaleManifest: 'TYPEMCP_WARN_STALE_MANIFEST',
 } as const;
 
 /** One of {@link CoreErrorCode}. */

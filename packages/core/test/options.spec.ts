@@ -30,6 +30,8 @@ const bad: [string, Record<string, unknown>][] = [
   ['schema', { schema: 'draft-07' }],
   ['schema.inlineRefs', { schema: { inlineRefs: 'yes' } }],
   ['schema.unknownFields', { schema: { unknownFields: 'ignore' } }],
+  ['schemaManifest', { schemaManifest: true }],
+  ['schemaManifest', { schemaManifest: '' }],
 ];
 
 describe('createServer options', () => {

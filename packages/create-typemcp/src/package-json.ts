@@ -27,9 +27,13 @@ function sorted(record: Record<string, string>): Record<string, string> {
 }
 
 function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions['auth']): Record<string, string> {
+  // `typemcp build` runs the compiled entry up to listen() to write dist/typemcp.manifest.json (the
+  // DTO schemas, read at start-up instead of derived). An HTTP-only server behind the OAuth proxy
+  // needs its provider's settings to get there, so it derives its schemas at start-up.
+  const manifest = transport === 'http' && auth === 'proxy' ? '' : ' && typemcp build';
   const scripts: Record<string, string> = {
     dev: 'typemcp dev',
-    build: 'tsc -p tsconfig.build.json',
+    build: `tsc -p tsconfig.build.json${manifest}`,
     start: 'node dist/main.js',
     test: 'jest',
     typecheck: 'tsc',

@@ -71,8 +71,12 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   it('builds, and the built server answers the official SDK client over stdio', async () => {
     const built = await sh('npm', ['run', 'build'], dir);
     expect(built).toMatchObject({ code: 0 });
+    expect(built.output).toMatch(/typemcp build: wrote dist\/typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)/);
     const client = new Client({ name: 'e2e', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['dist/main.js'], cwd: dir, stderr: 'pipe' }));
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/main.js'], cwd: dir, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await client.connect(transport);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'weather-server', version: '0.1.0' });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet']);
@@ -81,7 +85,14 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     } finally {
       await client.close();
     }
+    // The manifest the build wrote matches the code: no warning that it was ignored.
+    expect(stderr).not.toContain('TYPEMCP_WARN_STALE_MANIFEST');
   }, 60_000);
+
+  it('has a schema manifest that agrees with the schemas derived from the code (typemcp build --check)', async () => {
+    const checked = await sh(path.join(dir, 'node_modules/.bin/typemcp'), ['build', '--check'], dir);
+    expect(checked).toEqual({ code: 0, output: 'typemcp build --check: dist/typemcp.manifest.json matches the schemas derived from the code\n' });
+  }, 30_000);
 
   it('serves the same through the installed typemcp command', async () => {
     const called = await sh(path.join(dir, 'node_modules/.bin/typemcp'), ['call', 'greet', '--args', '{"name":"Ada"}'], dir);

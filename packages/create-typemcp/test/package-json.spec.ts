@@ -18,11 +18,23 @@ it('depends on @typemcp/http only when HTTP is served, and adds dev:http for bot
   const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, registry);
   expect(Object.keys(stdio.dependencies)).toEqual(['@typemcp/core', 'class-transformer', 'class-validator']);
   expect(stdio.devDependencies).toMatchObject({ '@typemcp/cli': '0.1.0', '@typemcp/testing': '0.1.0', typescript: '6.0.3', jest: '30.5.2' });
-  expect(stdio.scripts).toEqual({ dev: 'typemcp dev', build: 'tsc -p tsconfig.build.json', start: 'node dist/main.js', test: 'jest', typecheck: 'tsc' });
+  expect(stdio.scripts).toEqual({
+    dev: 'typemcp dev',
+    build: 'tsc -p tsconfig.build.json && typemcp build',
+    start: 'node dist/main.js',
+    test: 'jest',
+    typecheck: 'tsc',
+  });
   expect(stdio.overrides).toBeUndefined();
   const both = buildPackageJson({ name: 'a', transport: 'both' }, registry);
   expect(both.dependencies['@typemcp/http']).toBe('0.1.0');
   expect(both.scripts).toMatchObject({ 'dev:http': 'typemcp dev src/main.ts --transport http', 'start:http': 'node dist/main.js --transport http' });
+});
+
+it('builds the schema manifest after compiling, except for an HTTP-only server behind the OAuth proxy (it needs its provider to start)', () => {
+  expect(buildPackageJson({ name: 'a', transport: 'http' }, registry).scripts.build).toBe('tsc -p tsconfig.build.json && typemcp build');
+  expect(buildPackageJson({ name: 'a', transport: 'both', auth: 'proxy' }, registry).scripts.build).toBe('tsc -p tsconfig.build.json && typemcp build');
+  expect(buildPackageJson({ name: 'a', transport: 'http', auth: 'proxy' }, registry).scripts.build).toBe('tsc -p tsconfig.build.json');
 });
 
 it('points every @typemcp/* package, direct or not, at the vendored tarballs with --from', () => {

@@ -122,6 +122,8 @@ export function runDev(options: DevOptions): Promise<number> {
     const start = () => {
       const spawned = spawn(process.execPath, ['--enable-source-maps', '--require', REGISTER_PATH, entry, ...options.args], {
         cwd: options.cwd,
+        // Sources change under it: schemas are derived at each start, never read from a manifest.
+        env: { ...process.env, TYPEMCP_MANIFEST: 'off' },
         stdio: useRelay ? ['pipe', 'pipe', 'pipe'] : 'inherit',
       });
       child = spawned;

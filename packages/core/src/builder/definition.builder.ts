@@ -21,7 +21,7 @@ import {
 } from '../errors/definition-errors.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { MetadataStorage } from '../metadata/metadata-storage.js';
-import type { DtoSchemaFactory } from '../schema/index.js';
+import type { SchemaSource } from '../manifest/schema-source.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 
 const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
@@ -62,10 +62,10 @@ function checkName(kind: 'Tool' | 'Prompt' | 'Resource', name: unknown, target: 
  * Every template variable must land on a params DTO property (the rest are stripped, so the
  * read would fail blaming the URI), and every required property must have a variable.
  */
-function checkTemplateParams(template: string, plan: Invocation, schemas: DtoSchemaFactory, target: ClassType): void {
+function checkTemplateParams(template: string, plan: Invocation, schemas: SchemaSource, target: ClassType): void {
   if (!plan.input) return;
   const dto = plan.input.type;
-  const schema = schemas.forClass(dto);
+  const schema = schemas.schemaOf(dto, plan.origin, 'input');
   const properties = Object.keys((schema.properties ?? {}) as JsonObject);
   const variables = new UriTemplate(template).variableNames;
   for (const variable of variables) {
@@ -90,7 +90,7 @@ function promptArguments(schema: JsonObject): PromptArgument[] {
 }
 
 /** Builds the definitions of one `@McpService()` class. */
-export function buildServiceDefinition(target: ClassType, storage: MetadataStorage, schemas: DtoSchemaFactory): ServiceDefinition {
+export function buildServiceDefinition(target: ClassType, storage: MetadataStorage, schemas: SchemaSource): ServiceDefinition {
   if (storage.classOf(target)?.kind !== 'service') throw notAService(target);
   const emptyInput = { type: 'object' as const, properties: {} };
   const classScopes = storage.classOf(target)?.scopes ?? [];
@@ -110,8 +110,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       definition: compact({
         ...rest,
         name: checkName('Tool', options.name ?? method, target, method),
-        inputSchema: inputSchema ?? (plan.input ? schemas.forClass(plan.input.type) : emptyInput),
-        outputSchema: output ? schemas.forClass(output) : undefined,
+        inputSchema: inputSchema ?? (plan.input ? schemas.schemaOf(plan.input.type, plan.origin, 'input') : emptyInput),
+        outputSchema: output ? schemas.schemaOf(output, plan.origin, 'output') : undefined,
       }),
       invocation: plan,
       output,
@@ -138,7 +138,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
   const prompts = storage.membersOf(storage.prompts, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Prompt', target, method);
     const plan = invocation(target, method, paramTypes);
-    const args = plan.input ? promptArguments(schemas.forClass(plan.input.type)) : undefined;
+    const args = plan.input ? promptArguments(schemas.schemaOf(plan.input.type, plan.origin, 'input')) : undefined;
     const name = checkName('Prompt', options.name ?? method, target, method);
     const { scopes, ...rest } = options;
     return { definition: compact({ ...rest, name, arguments: args?.length ? args : undefined }), invocation: plan, scopes: scopesOf(scopes) };

@@ -76,7 +76,8 @@ export class DtoValidator {
   private readonly outputs = new Map<ClassType, Plan>();
   private readonly exactness = new Map<ClassType, boolean>();
 
-  constructor(readonly schemas: DtoSchemaFactory) {}
+  /** `schemas`: a DtoSchemaFactory, or a server's schema source (the manifest's schemas, else the factory's). */
+  constructor(readonly schemas: Pick<DtoSchemaFactory, 'forClass' | 'unknownFields'>) {}
 
   /**
    * `plain` as a validated instance of `dto`. `convert` first turns numeric and boolean strings

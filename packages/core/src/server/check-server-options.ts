@@ -49,6 +49,10 @@ export function checkServerOptions(options: ServerOptions): void {
       throw invalid('telemetry.meterProvider', 'it must be an OpenTelemetry MeterProvider (with getMeter())');
     }
   }
+  const manifest = options.schemaManifest as unknown;
+  if (manifest !== undefined && manifest !== false && (typeof manifest !== 'string' || manifest === '')) {
+    throw invalid('schemaManifest', `it must be the path of a schema manifest, or false to derive schemas at start-up, not ${JSON.stringify(manifest)}`);
+  }
   check.object('schema', options.schema);
   check.boolean('schema.inlineRefs', options.schema?.inlineRefs);
   const unknownFields = options.schema?.unknownFields;

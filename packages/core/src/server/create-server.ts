@@ -15,6 +15,8 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
+import { loadSchemaManifest, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
+import { ManifestSchemas } from '../manifest/schema-source.js';
 import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
@@ -90,7 +92,7 @@ export class TypeMcpServer {
   /** The protocol engine (advanced use: custom methods, direct registry access). */
   readonly engine: ProtocolServer;
   private readonly container: ContainerAdapter;
-  private readonly schemas: DtoSchemaFactory;
+  private readonly schemas: ManifestSchemas;
   private readonly validator: DtoValidator;
   private readonly completions: CompletionTable = new Map();
   private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
@@ -107,11 +109,12 @@ export class TypeMcpServer {
       ) as unknown as ProtocolServer['serverInfo'],
     });
     if (options.telemetry) loadOtel().instrumentServer(this.engine, options.telemetry === true ? {} : options.telemetry);
-    this.schemas = new DtoSchemaFactory(options.schema);
-    this.validator = new DtoValidator(this.schemas);
     this.container = options.container ?? new TypediContainer();
     const logger = options.logger;
     this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
+    const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
+    this.schemas = new ManifestSchemas(new DtoSchemaFactory(options.schema), options.schema, manifest, recordingManifest());
+    this.validator = new DtoValidator(this.schemas);
     const storage = getMetadataStorage();
     // Services may inject the server itself (to announce resource updates, add services...).
     this.container.set(TypeMcpServer, this);
@@ -233,11 +236,20 @@ export class TypeMcpServer {
    * Starts serving. With stdio, resolves at once with the connection (await `closed` to run until
    * stdin ends); with HTTP, once the server listens (requires @typemcp/http). First reports, through
    * `onWarning`, each declared `@McpService()` no server in this process serves.
+   *
+   * Under `typemcp build` (environment `TYPEMCP_MANIFEST_OUT=<file>`) it serves nothing: it writes
+   * the schema manifest of every server built so far in this process to that file and ends the
+   * process (exit code 0).
    */
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
     for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
+    const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
+    if (manifestOut) {
+      writeSchemaManifest(manifestOut);
+      process.exit(0);
+    }
     if (options.transport === 'stdio') {
       const { transport: _transport, ...rest } = options;
       return serveStdio(this.engine, rest);

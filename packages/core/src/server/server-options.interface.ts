@@ -61,6 +61,15 @@ export interface ServerOptions
   /** JSON Schema generation options. */
   schema?: DtoSchemaOptions;
   /**
+   * The schema manifest `typemcp build` generated: a path (relative to the working directory), or
+   * `false` to derive every schema at start-up. Default: the environment variable
+   * `TYPEMCP_MANIFEST` (a path, or `off` to disable), else `typemcp.manifest.json` beside the entry
+   * script (`process.argv[1]`) when there is one. A manifest that does not match the running code (its fingerprint: the
+   * project files, the schema libraries' versions) is ignored with one `TYPEMCP_WARN_STALE_MANIFEST`
+   * warning, and schemas are derived at start-up as without it.
+   */
+  schemaManifest?: string | false;
+  /**
    * Interceptors around every tool, resource and prompt call, outside class and method ones
    * (`@UseInterceptors()`), first listed outermost: classes (built by the container) or instances.
    */

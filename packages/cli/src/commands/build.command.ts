@@ -1,0 +1,175 @@
+/**
+ * `typemcp build [entry] [args...] [--out file] [--check]`: generates the schema manifest of a
+ * compiled server (default `dist/main.js`), or checks the one on disk against the code.
+ *
+ * The entry runs in a child `node` with `TYPEMCP_MANIFEST_OUT=<file>`: @typemcp/core then records
+ * every JSON Schema its servers derive from DTOs, and the first `listen()` writes them (with the
+ * fingerprint of the code) to that file and ends the process instead of serving.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import type { CommandResult } from './command-result.js';
+import { UsageError } from '../usage.error.js';
+
+/** The default manifest name, beside the entry (as @typemcp/core looks for it). */
+export const MANIFEST_FILE = 'typemcp.manifest.json';
+/** How long the entry may take to reach `listen()`. */
+const BUILD_TIMEOUT_MS = 60_000;
+
+/** Options of {@link buildManifest}. @publicApi */
+export interface BuildOptions {
+  /** The compiled entry point (default `dist/main.js`). */
+  entry?: string;
+  /** Arguments for the entry point (it must reach `listen()` with them). */
+  args?: string[];
+  /** The manifest file (default `typemcp.manifest.json` beside the entry). */
+  out?: string;
+  /** Compare a fresh derivation with the manifest on disk instead of writing it. */
+  check?: boolean;
+  /** The folder paths are relative to (default: the working directory). */
+  cwd?: string;
+  /** Where the summary goes (default: stdout). */
+  log?: (line: string) => void;
+}
+
+interface Manifest {
+  fingerprint: { versions: Record<string, string>; files: Record<string, string> };
+  schemas: Record<string, { dto: string; schema: unknown }>;
+}
+
+/** Runs `entry` with TYPEMCP_MANIFEST_OUT=`out`; rejects with the reason when no manifest came out. */
+function generate(entry: string, args: string[], out: string, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, ...args], {
+      cwd,
+      env: { ...process.env, TYPEMCP_MANIFEST_OUT: out, TYPEMCP_MANIFEST: 'off' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const shown = path.relative(cwd, entry) || entry;
+      if (code === 0 && existsSync(out)) return resolve();
+      const why = signal === 'SIGKILL' ? `did not reach listen() within ${BUILD_TIMEOUT_MS / 1000} s` : `exited with ${signal ?? `code ${code}`}`;
+      const hint = code === 0 ? ' without calling listen() on a TypeMCP server (the manifest is written there)' : '';
+      reject(new Error(`${shown} ${why}${hint}${stderr.trim() ? `:\n${stderr.trim()}` : ''}`));
+    });
+  });
+}
+
+const readManifest = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+
+/** The first place two JSON values differ, as a JSON pointer, or undefined when they are equal. */
+export function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
+  if (a === b) return undefined;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return at || '/';
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${at}/${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** One line per difference between the manifest on disk and a fresh one (empty: they agree). */
+export function manifestDifferences(onDisk: Manifest, fresh: Manifest): string[] {
+  const lines: string[] = [];
+  const compare = (what: string, a: Record<string, unknown>, b: Record<string, unknown>, detail: (key: string) => string) => {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (!(key in b)) lines.push(`${what} ${key}: in the manifest, not derived now`);
+      else if (!(key in a)) lines.push(`${what} ${key}: derived now, missing from the manifest`);
+      else if (firstDifference(a[key], b[key])) lines.push(`${what} ${key}: ${detail(key)}`);
+    }
+  };
+  compare(
+    'version of',
+    onDisk.fingerprint?.versions ?? {},
+    fresh.fingerprint.versions,
+    (k) => `${onDisk.fingerprint.versions[k]} in the manifest, ${fresh.fingerprint.versions[k]} now`,
+  );
+  compare('file', onDisk.fingerprint?.files ?? {}, fresh.fingerprint.files, () => 'content changed since the manifest was built');
+  compare('schema', onDisk.schemas ?? {}, fresh.schemas, (k) => {
+    const a = onDisk.schemas[k]!;
+    const b = fresh.schemas[k]!;
+    if (a.dto !== b.dto) return `DTO ${a.dto} in the manifest, ${b.dto} now`;
+    return `differs at ${firstDifference(a.schema, b.schema)}`;
+  });
+  return lines;
+}
+
+/**
+ * Generates the manifest (resolves 0), or with `check` compares it with a fresh derivation
+ * (0 when they agree, 1 with one line per difference when not). @publicApi
+ */
+export async function buildManifest(options: BuildOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const entry = path.resolve(cwd, options.entry ?? 'dist/main.js');
+  if (!existsSync(entry))
+    throw new UsageError(`${options.entry ?? 'dist/main.js'} not found: compile the project first (tsc), or give the entry point: typemcp build <file.js>`);
+  const out = path.resolve(cwd, options.out ?? path.join(path.dirname(entry), MANIFEST_FILE));
+  const relativeOut = path.relative(cwd, out);
+  const shownOut = relativeOut && !relativeOut.startsWith('..') ? relativeOut : out;
+  if (!options.check) {
+    await generate(entry, options.args ?? [], out, cwd);
+    const manifest = readManifest(out);
+    log(
+      `typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)`,
+    );
+    return 0;
+  }
+  if (!existsSync(out)) throw new UsageError(`${shownOut} not found: nothing to check; run typemcp build first`);
+  // Beside the real one, so that the file paths in the fingerprint are relative to the same folder.
+  const fresh = path.join(path.dirname(out), `.${path.basename(out)}.check-${process.pid}`);
+  try {
+    await generate(entry, options.args ?? [], fresh, cwd);
+    let onDisk: Manifest;
+    try {
+      onDisk = readManifest(out);
+    } catch (error) {
+      log(`typemcp build --check: ${shownOut} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+    const differences = manifestDifferences(onDisk, readManifest(fresh));
+    if (differences.length === 0) {
+      log(`typemcp build --check: ${shownOut} matches the schemas derived from the code`);
+      return 0;
+    }
+    const shown = differences.slice(0, 20);
+    log(`typemcp build --check: ${shownOut} does not match the code (${differences.length} difference${differences.length === 1 ? '' : 's'}):`);
+    for (const line of shown) log(`  ${line}`);
+    if (differences.length > shown.length) log(`  ... and ${differences.length - shown.length} more`);
+    log('Run typemcp build to regenerate it.');
+    return 1;
+  } finally {
+    rmSync(fresh, { force: true });
+  }
+}
+
+/** Defines `build` on `program`; the exit code goes to `done`. */
+export function buildCommand(program: Command, done: CommandResult): void {
+  program
+    .command('build')
+    .description('Generate the schema manifest of the compiled server (default dist/main.js): its DTO schemas, read at start-up')
+    .argument('[entry]', 'the compiled entry point', 'dist/main.js')
+    .argument('[args...]', 'arguments for the entry point, after -- (it must reach listen() with them)')
+    .option('-o, --out <file>', 'the manifest file (default: typemcp.manifest.json beside the entry)')
+    .option('--check', 'derive the schemas anew and compare them with the manifest: exit code 1 with the differences')
+    .addHelpText(
+      'after',
+      '\nArguments for the entry point go after --: typemcp build dist/main.js -- --transport http\n\n' +
+        'Run it after compiling (the generated build script is `tsc -p tsconfig.build.json && typemcp build`).\n' +
+        'The entry runs with TYPEMCP_MANIFEST_OUT set: createServer() records the schemas it derives and\n' +
+        'listen() writes them, with a fingerprint of the code, instead of serving. At start-up the server\n' +
+        'reads the manifest beside its entry when the fingerprint matches; otherwise it warns once and\n' +
+        'derives the schemas itself (TYPEMCP_MANIFEST=off, or createServer({ schemaManifest: false }), skips it).',
+    )
+    .action(async (entry: string, args: string[], options: { out?: string; check?: boolean }) => {
+      done.code = await buildManifest({ entry, args, out: options.out, check: options.check });
+    });
+}

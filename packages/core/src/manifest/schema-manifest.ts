@@ -1,0 +1,236 @@
+/**
+ * The schema manifest: the JSON Schemas createServer() derives from DTOs, generated at build time
+ * (`typemcp build`) into `typemcp.manifest.json` beside the compiled entry, so start-up reads them
+ * instead of deriving them (about 0.3 ms per DTO, 150 ms for 500 tools of 10 fields).
+ *
+ * A manifest is only used while it provably describes the code that runs: it carries a
+ * fingerprint (sha256 of every project file the build loaded, the versions of the libraries that
+ * derive schemas, and the schema options) that start-up verifies. Any difference and it is
+ * ignored with one warning: schemas are derived at run time, as without it.
+ *
+ * Writing: when `TYPEMCP_MANIFEST_OUT` is set, servers record every schema they derive, and the
+ * first `listen()` writes the file there and ends the process (see `writeSchemaManifest`).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { JsonObject } from '@typemcp/protocol';
+import { CoreErrorCode } from '../errors.js';
+import type { DefinitionWarning } from '../server/server-options.interface.js';
+
+/** The file name `typemcp build` writes and start-up looks for beside the entry script. */
+export const MANIFEST_FILE = 'typemcp.manifest.json';
+// The environment (read as process.env.NAME, not catalogued codes): TYPEMCP_MANIFEST_OUT, set by
+// `typemcp build`, is where the first listen() writes the manifest (then the process ends);
+// TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use.
+
+const FORMAT = 1;
+/** The libraries whose versions decide what a DTO's schema is. */
+const LIBRARIES = ['class-validator', 'class-transformer', 'class-validator-jsonschema'] as const;
+
+/** One derived schema: the DTO class it was derived from (by name) and the schema. */
+export interface ManifestEntry {
+  dto: string;
+  schema: JsonObject;
+}
+
+/** The file's shape. */
+export interface SchemaManifestFile {
+  format: number;
+  fingerprint: {
+    /** `@typemcp/core` and the schema libraries. */
+    versions: Record<string, string>;
+    /** sha256 (hex) of each project file the build loaded, by path relative to the manifest. */
+    files: Record<string, string>;
+  };
+  /** By {@link schemaKey}. */
+  schemas: Record<string, ManifestEntry>;
+}
+
+/** A verified manifest: its schemas (frozen, shared by every server of the process). */
+export interface LoadedManifest {
+  file: string;
+  schemas: ReadonlyMap<string, ManifestEntry>;
+}
+
+/**
+ * What identifies a derived schema: the method that uses the DTO (`Class.method`), its role, and
+ * the schema options when they are not the defaults (they change the schema).
+ */
+export function schemaKey(origin: string, role: 'input' | 'output', options: string): string {
+  return options ? `${origin}:${role}:${options}` : `${origin}:${role}`;
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+const toPosix = (p: string) => p.split(path.sep).join('/');
+
+/** Versions of @typemcp/core and the schema libraries, as this process resolves them. */
+function versions(): Record<string, string> {
+  // Read, not required: nothing kept in require.cache.
+  const read = (file: () => string) => {
+    try {
+      return String((JSON.parse(readFileSync(file(), 'utf8')) as { version?: unknown }).version);
+    } catch {
+      return 'missing';
+    }
+  };
+  const result: Record<string, string> = {
+    // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
+    '@typemcp/core': read(() => path.join(__dirname, '..', '..', 'package.json')),
+  };
+  // Each library's package.json, resolved as core resolves the library.
+  for (const name of LIBRARIES) result[name] = read(() => require.resolve(`${name}/package.json`));
+  return result;
+}
+
+/** Project files loaded so far: CommonJS modules outside node_modules (the code that builds the schemas). */
+function loadedProjectFiles(): string[] {
+  return Object.keys(require.cache).filter((file) => path.isAbsolute(file) && !file.includes(NODE_MODULES) && existsSync(file));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recording (build time)
+
+const recorded = new Map<string, ManifestEntry | null>();
+
+/** True when this process builds a manifest (`typemcp build`): servers record what they derive. */
+export function recordingManifest(): boolean {
+  return Boolean(process.env.TYPEMCP_MANIFEST_OUT);
+}
+
+/**
+ * Records a derived schema. Two different schemas under one key (two servers of the process that
+ * disagree) leave the key out of the manifest: it is derived at run time.
+ */
+export function recordSchema(key: string, dto: string, schema: JsonObject): void {
+  const previous = recorded.get(key);
+  if (previous === undefined) recorded.set(key, { dto, schema });
+  else if (previous !== null && (previous.dto !== dto || JSON.stringify(previous.schema) !== JSON.stringify(schema))) recorded.set(key, null);
+}
+
+/**
+ * Writes the manifest of what this process's servers derived to `file` (atomically: a reader never
+ * sees half a file). The entry script must be CommonJS: its loaded files are the fingerprint.
+ */
+export function writeSchemaManifest(file: string): SchemaManifestFile {
+  const target = path.resolve(file);
+  const dir = path.dirname(target);
+  const entry = process.argv[1] ? resolveEntry(process.argv[1]) : undefined;
+  const loaded = loadedProjectFiles();
+  if (entry && !loaded.includes(entry)) {
+    throw new Error(
+      `${entry} is not a CommonJS module: the schema manifest fingerprints the project's CommonJS files (require.cache), so an ES module entry cannot have one`,
+    );
+  }
+  const files: Record<string, string> = {};
+  for (const loadedFile of loaded.sort()) files[toPosix(path.relative(dir, loadedFile))] = sha256(loadedFile);
+  const schemas: Record<string, ManifestEntry> = {};
+  for (const key of [...recorded.keys()].sort()) {
+    const value = recorded.get(key);
+    if (value) schemas[key] = value;
+  }
+  const manifest: SchemaManifestFile = { format: FORMAT, fingerprint: { versions: versions(), files }, schemas };
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(manifest)}\n`);
+  renameSync(temporary, target);
+  return manifest;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and verifying (start-up)
+
+function resolveEntry(argv1: string): string {
+  try {
+    return realpathSync(argv1);
+  } catch {
+    return path.resolve(argv1);
+  }
+}
+
+/** Why `manifest` does not describe the code of this process, or undefined when it does. */
+export function staleness(manifest: SchemaManifestFile, file: string): string | undefined {
+  if (manifest.format !== FORMAT) return `format ${String(manifest.format)}, this @typemcp/core reads format ${FORMAT}`;
+  const current = versions();
+  for (const [name, version] of Object.entries(current)) {
+    const built = manifest.fingerprint.versions[name];
+    if (built !== version) return `built with ${name} ${built ?? '(none)'}, running ${version}`;
+  }
+  const dir = path.dirname(file);
+  const listed = new Set<string>();
+  for (const [relative, hash] of Object.entries(manifest.fingerprint.files)) {
+    const absolute = path.resolve(dir, relative);
+    listed.add(absolute);
+    if (!existsSync(absolute)) return `${relative} is gone`;
+    if (sha256(absolute) !== hash) return `${relative} changed`;
+  }
+  // A file of the build output that the build did not load (loaded by a directory scan, say).
+  for (const loaded of loadedProjectFiles()) {
+    if (!listed.has(loaded) && !path.relative(dir, loaded).startsWith('..')) return `${toPosix(path.relative(dir, loaded))} is not in it`;
+  }
+  return undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function isManifest(value: unknown): value is SchemaManifestFile {
+  const m = value as Partial<SchemaManifestFile> | null;
+  const object = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return object(m) && object(m!.fingerprint) && object(m!.fingerprint!.versions) && object(m!.fingerprint!.files) && object(m!.schemas);
+}
+
+/** Verified manifests by absolute path (undefined: absent or ignored), once per process. */
+const loadedManifests = new Map<string, LoadedManifest | undefined>();
+
+/** The `TYPEMCP_WARN_STALE_MANIFEST` warning. */
+function staleWarning(file: string, why: string): DefinitionWarning {
+  const shown = path.relative(process.cwd(), file) || file;
+  return {
+    code: CoreErrorCode.StaleManifest,
+    message:
+      `${shown} is not used: ${why}. The JSON Schemas are derived at start-up instead (slower, same result). ` +
+      'Run `typemcp build` after compiling to bring it up to date, or delete it.',
+  };
+}
+
+/**
+ * The manifest start-up uses, verified, or undefined: `option` false, `TYPEMCP_MANIFEST=off`, a
+ * build in progress, no file, or a file that does not match this code (reported once, through
+ * `warn`). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
+ * directory), else `typemcp.manifest.json` beside the entry script (`process.argv[1]`).
+ */
+export function loadSchemaManifest(option: string | false | undefined, warn: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
+  const env = process.env.TYPEMCP_MANIFEST;
+  if (option === false || env === 'off' || recordingManifest()) return undefined;
+  const given = option ?? (env || undefined);
+  const argv1 = process.argv[1];
+  if (given === undefined && !argv1) return undefined;
+  const file = given === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(given);
+  if (loadedManifests.has(file)) return loadedManifests.get(file);
+  let result: LoadedManifest | undefined;
+  let why: string | undefined;
+  if (!existsSync(file)) {
+    // Beside the entry it is optional; a path given (option or environment) is expected to be there.
+    if (given !== undefined) why = 'the file does not exist';
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (!isManifest(parsed)) why = 'it is not a TypeMCP schema manifest';
+      else {
+        why = staleness(parsed, file);
+        if (!why) result = { file, schemas: new Map(Object.entries(deepFreeze(parsed.schemas))) };
+      }
+    } catch (error) {
+      why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+  loadedManifests.set(file, result);
+  if (why) warn(staleWarning(file, why));
+  return result;
+}
