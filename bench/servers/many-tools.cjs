@@ -7,9 +7,11 @@
 'use strict';
 const path = require('node:path');
 const root = process.env.TYPEMCP_BENCH_ROOT ?? path.resolve(__dirname, '../..');
-require('reflect-metadata');
+// The baseline's own reflect-metadata and class-validator, as its core loads them: one copy each.
+const fromRoot = (id) => require(require.resolve(id, { paths: [root] }));
+fromRoot('reflect-metadata');
 const { createServer, McpService, Tool, getMetadataStorage } = require(path.join(root, 'packages/core/dist/index.js'));
-const { IsInt, IsOptional, IsString, Max, Min } = require('class-validator');
+const { IsInt, IsOptional, IsString, Max, Min } = fromRoot('class-validator');
 
 const FIELDS = 10;
 
