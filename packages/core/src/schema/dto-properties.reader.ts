@@ -3,7 +3,7 @@
  * read from its metadata (not from the generated schema), plus defaults and descriptions.
  */
 import 'reflect-metadata';
-import type { ClassType } from '../metadata/metadata-args.interface.js';
+import type { ClassType, DescriptionMetadataArgs } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import { classValidator } from '../pipeline/validation-libraries.js';
@@ -58,31 +58,43 @@ function asJson(value: unknown): { value: unknown } | undefined {
 export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
   const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
   // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
-  const checks = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
+  const { CONDITIONAL_VALIDATION, CUSTOM_VALIDATION, NESTED_VALIDATION, IS_DEFINED } = ValidationTypes;
   const byProperty = getValidatorStorage().groupByPropertyName(metas);
   const initial = initialValues(dto);
   for (const property of initial.keys()) {
     if (!byProperty[property]) throw undecoratedProperty(dto, property, initial.get(property) === undefined ? 'a class field' : 'an initial value');
   }
+  // The nearest `@Description` per property, from one lookup for the class.
   const storage = getMetadataStorage();
-  for (const { property } of storage.membersOf(storage.descriptions, dto)) {
-    if (!byProperty[property]) throw undecoratedProperty(dto, property, 'a @Description');
+  const described = new Map<string, DescriptionMetadataArgs>();
+  for (const record of storage.membersOf(storage.descriptions, dto)) {
+    if (!byProperty[record.property]) throw undecoratedProperty(dto, record.property, 'a @Description');
+    if (!described.has(record.property)) described.set(record.property, record);
   }
   const facts = new Map<string, PropertyFacts>();
   for (const [property, list] of Object.entries(byProperty)) {
-    const conditions = list.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
-    const nullable = conditions.some((m) => isNullableCondition(m.constraints?.[0]));
-    const optional = conditions.some((m) => m.name === IS_OPTIONAL);
-    const conditional = conditions.some((m) => m.name !== IS_OPTIONAL && !isNullableCondition(m.constraints?.[0]));
+    let nullable = false;
+    let optional = false;
+    let conditional = false;
+    let checked = false;
+    for (const m of list) {
+      if (m.type === CONDITIONAL_VALIDATION) {
+        const isNull = isNullableCondition(m.constraints?.[0]);
+        if (isNull) nullable = true;
+        if (m.name === IS_OPTIONAL) optional = true;
+        else if (!isNull) conditional = true;
+      }
+      // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
+      if ((m.type === CUSTOM_VALIDATION || m.type === NESTED_VALIDATION || m.type === IS_DEFINED) && m.name !== IS_EMPTY && !m.validateIf) checked = true;
+    }
     const initialValue = asJson(initial.get(property));
-    // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
-    const checked = list.some((m) => checks.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
+    const description = described.get(property);
     const fact: PropertyFacts = {
       required: !optional && !conditional && !initialValue && checked,
       nullable,
       conditional,
-      description: storage.descriptionOf(dto, property),
-      title: storage.describedAs(dto, property)?.title,
+      description: description?.description,
+      title: description?.title,
     };
     if (initialValue) fact.default = initialValue.value;
     facts.set(property, fact);

@@ -80,23 +80,26 @@ export class DtoSchemaFactory {
   private classSchema(dto: ClassType): Schema {
     const cached = this.classSchemas.get(dto);
     if (cached) return cached;
-    const { properties: stockProperties, required: stockRequired, $schema: _dialect, type: _type, ...rest } = this.stock.of(dto);
+    // The class's records, found once for both readers (neither changes them).
+    const records = validationMetadataOf(dto);
+    const { properties: stockProperties, required: stockRequired, $schema: _dialect, type: _type, ...rest } = this.stock.of(dto, records);
     const untyped = this.stock.untypedPropertyOf(dto);
     if (untyped !== undefined && !TRANSFORM_OPTIONS.enableImplicitConversion) throw untypedNested(dto, untyped);
-    const facts = readDtoProperties(dto, validationMetadataOf(dto));
+    const facts = readDtoProperties(dto, records);
     const properties: Schema = {};
     const required: string[] = [];
     for (const [name, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
       const fact = facts.get(name);
+      // A new object, so what follows may set its keys in place (as a spread would, same order).
       let property = settleTypes(stock, (types) => {
         throw conflictingTypes(dto, name, types);
       });
       // Under a `@ValidateIf` any value may pass, so the schema promises nothing about it.
       if (fact?.conditional) property = {};
       if (fact?.nullable) property = acceptNull(property);
-      if (fact?.title !== undefined) property = { ...property, title: fact.title };
-      if (fact?.description !== undefined) property = { ...property, description: fact.description };
-      if (fact && 'default' in fact) property = { ...property, default: fact.default };
+      if (fact?.title !== undefined) property.title = fact.title;
+      if (fact?.description !== undefined) property.description = fact.description;
+      if (fact && 'default' in fact) property.default = fact.default;
       properties[name] = property;
       if (fact ? fact.required : Array.isArray(stockRequired) && stockRequired.includes(name)) required.push(name);
     }

@@ -95,8 +95,17 @@ function overrides(recorder: ConversionRecorder, refPrefix: string): Record<stri
 /** Moves a converter result's `type` into a marker, so merged results intersect instead of overwrite. */
 function markType(result: unknown): unknown {
   if (!result || typeof result !== 'object') return result;
-  const { type, ...rest } = result as Schema;
-  return typeof type === 'string' ? { ...rest, [TYPE_MARK]: { [type]: true } } : result;
+  const type = (result as Schema).type;
+  if (typeof type !== 'string') return result;
+  // `{ ...rest, [TYPE_MARK]: ... }` without the rest object: same keys, same order.
+  const marked: Schema = {};
+  for (const key of Object.keys(result)) {
+    if (key === 'type') continue;
+    if (key === '__proto__') Object.defineProperty(marked, key, { value: (result as Schema)[key], enumerable: true, writable: true, configurable: true });
+    else marked[key] = (result as Schema)[key];
+  }
+  marked[TYPE_MARK] = { [type]: true };
+  return marked;
 }
 
 /**

@@ -18,30 +18,55 @@ export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** True for a keyword whose value is a subschema, or a map or list of them. */
+export function isSubschemaKeyword(key: string): boolean {
+  return KINDS.has(key);
+}
+
+/** True when `schema` has a subschema keyword (most nodes are leaves and have none). */
+export function hasSubschemas(schema: Schema): boolean {
+  for (const key in schema) if (KINDS.has(key)) return true;
+  return false;
+}
+
+/**
+ * Replaces, on `out` itself, each direct subschema with `fn` of it, in the keyword order of
+ * `SINGLE`, `MAPS`, then `LISTS`; maps and lists are new copies. For a node that is already a copy.
+ */
+export function replaceSubschemas(out: Schema, fn: (sub: Schema) => Schema): Schema {
+  for (const key of SINGLE) if (isSchema(out[key])) out[key] = fn(out[key]);
+  for (const key of MAPS) {
+    const map = out[key];
+    if (!isSchema(map)) continue;
+    const mapped: Schema = {};
+    for (const k of Object.keys(map)) {
+      const value = isSchema(map[k]) ? fn(map[k]) : map[k];
+      // A property named `__proto__` stays a property (as with `Object.fromEntries`).
+      if (k === '__proto__') Object.defineProperty(mapped, k, { value, enumerable: true, writable: true, configurable: true });
+      else mapped[k] = value;
+    }
+    out[key] = mapped;
+  }
+  for (const key of LISTS) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
+  }
+  return out;
+}
+
 /**
  * A shallow copy of `schema` with `fn` applied to each direct subschema, in the keyword order of
  * `SINGLE`, `MAPS`, then `LISTS` (one pass over the node's own keys: most nodes are leaves).
  */
 export function mapSubschemas(schema: Schema, fn: (sub: Schema) => Schema): Schema {
   const out: Schema = { ...schema };
-  let found: string[] | undefined;
-  for (const key in out) if (KINDS.has(key)) (found ??= []).push(key);
-  if (!found) return out;
-  for (const key of SINGLE) if (found.includes(key) && isSchema(out[key])) out[key] = fn(out[key]);
-  for (const key of MAPS) {
-    const map = out[key];
-    if (found.includes(key) && isSchema(map)) out[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isSchema(v) ? fn(v) : v]));
-  }
-  for (const key of LISTS) {
-    const list = out[key];
-    if (found.includes(key) && Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
-  }
-  return out;
+  return hasSubschemas(out) ? replaceSubschemas(out, fn) : out;
 }
 
 /** Calls `fn` on `schema` and every subschema below it (in `mapSubschemas` order, copying nothing). */
 export function visitSchemas(schema: Schema, fn: (node: Schema) => void): void {
   fn(schema);
+  if (!hasSubschemas(schema)) return;
   for (const key of SINGLE) if (isSchema(schema[key])) visitSchemas(schema[key], fn);
   for (const key of MAPS) {
     const map = schema[key];

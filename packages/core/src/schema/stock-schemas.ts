@@ -80,6 +80,36 @@ function withJsonSchemaDecorator(schema: Schema, target: ClassType, options: Cvj
   return mergeInto(mergeInto({}, schema), extra);
 }
 
+/** class-transformer's `@Exclude()` and `@Expose()` records by class, each class read once. */
+class TransformerFacts {
+  private readonly excludes = new Map<unknown, Set<unknown>>();
+  private readonly exposes = new Map<unknown, Map<unknown, { options: { name?: string } }>>();
+
+  /**
+   * The properties `findExcludeMetadata(target, property)` finds a record for: those of `target`
+   * and its ancestors, which is what `getExcludedMetadatas` lists.
+   */
+  excluded(target: unknown): Set<unknown> {
+    let set = this.excludes.get(target);
+    if (!set) {
+      set = new Set(classTransformerStorage.getExcludedMetadatas(target as ClassType).map((m) => m.propertyName));
+      this.excludes.set(target, set);
+    }
+    return set;
+  }
+
+  /** The first `@Expose()` record per property, as `getExposedMetadatas(target).find(...)` returns it. */
+  exposed(target: unknown): Map<unknown, { options: { name?: string } }> {
+    let map = this.exposes.get(target);
+    if (!map) {
+      map = new Map();
+      for (const e of classTransformerStorage.getExposedMetadatas(target as ClassType)) if (!map.has(e.propertyName)) map.set(e.propertyName, e);
+      this.exposes.set(target, map);
+    }
+    return map;
+  }
+}
+
 /** Stock schemas by class, plus what the converters reported while producing them. */
 export class StockSchemas {
   private readonly untyped = new Map<ClassType, string>();
@@ -87,22 +117,29 @@ export class StockSchemas {
 
   constructor(private readonly refs: DtoRefs) {}
 
-  /** The stock schema of `dto` (or of its nearest ancestor with validation metadata); `{}` for none. */
-  of(dto: ClassType): Schema {
+  /**
+   * The stock schema of `dto` (or of its nearest ancestor with validation metadata); `{}` for none.
+   * `records` are `validationMetadataOf(dto)`, for a caller that has them already; they are read,
+   * never changed.
+   */
+  of(dto: ClassType, records: ValidationMeta[] = validationMetadataOf(dto)): Schema {
     const storage = classValidator().getMetadataStorage();
     // As `populateMetadatasWithConstraints`: a custom constraint's records are converted under
-    // the constraint's name; copies, since `@Expose({ name })` renames their property.
-    const metas = validationMetadataOf(dto).map((meta): ValidationMeta => {
-      const constraint = meta.constraintCls ? storage.getTargetValidatorConstraints(meta.constraintCls) : [];
-      return constraint.length > 0 ? { ...meta, type: constraint[0].name } : { ...meta };
-    });
+    // the constraint's name. Kept beside the records rather than in copies of them: converters
+    // read a record's constraints, target and property, never its type.
+    const types = new Array<string>(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const meta = records[i];
+      const constraint = meta.constraintCls ? storage.getTargetValidatorConstraints(meta.constraintCls) : undefined;
+      types[i] = constraint !== undefined && constraint.length > 0 ? constraint[0].name : meta.type;
+    }
     // As `targetConstructorToSchema`: the schema named after the class or its nearest ancestor
     // that has records under its name.
-    const nameOf = (target: unknown): string => (target as { name: string }).name;
     for (const c of ancestry(dto)) {
       if (!c.name) return {};
-      const own = metas.filter((m) => nameOf(m.target) === c.name);
-      if (own.length > 0) return this.convert(own, metas);
+      const own: number[] = [];
+      for (let i = 0; i < records.length; i++) if ((records[i].target as { name: string }).name === c.name) own.push(i);
+      if (own.length > 0) return this.convert(own, records, types);
     }
     return {};
   }
@@ -116,46 +153,63 @@ export class StockSchemas {
     return undefined;
   }
 
-  /** One group of `validationMetadataArrayToSchemas`: the class of `own[0]`, with what it inherits from `all`. */
-  private convert(own: ValidationMeta[], all: ValidationMeta[]): Schema {
+  /**
+   * One group of `validationMetadataArrayToSchemas`: the class of `all[own[0]]`, with what it
+   * inherits from `all`. Records are handled by index, with their converted `types` beside them.
+   */
+  private convert(own: number[], all: ValidationMeta[], types: string[]): Schema {
     const { options, converters } = this.options();
     const { IS_EMPTY, ValidationTypes } = classValidator();
-    const target = own[0].target as ClassType;
-    const inherited = all.filter(
-      (d) =>
-        d.target instanceof Function &&
-        (target.prototype as object) instanceof d.target &&
-        !all.some((m) => m.propertyName === d.propertyName && m.target === target && m.type === d.type),
-    );
-    const excluded = (t: unknown, property: string) => !!classTransformerStorage.findExcludeMetadata(t as ClassType, property);
-    const metas = own
-      .concat(inherited)
-      .filter((m) => !excluded(m.target, m.propertyName) && !excluded(target, m.propertyName))
-      .map((m) => {
-        const exposed = classTransformerStorage.getExposedMetadatas(m.target as ClassType).find((e) => e.propertyName === m.propertyName);
-        if (exposed?.options.name) m.propertyName = exposed.options.name;
-        return m;
-      });
+    const target = all[own[0]].target as ClassType;
+    const prototype = target.prototype as object;
+    // The records of ancestors (by `instanceof`, as the library does) that `target` does not redeclare.
+    const entries = own.slice();
+    for (let i = 0; i < all.length; i++) {
+      const d = all[i];
+      if (!(d.target instanceof Function && prototype instanceof d.target)) continue;
+      let redeclared = false;
+      for (let j = 0; j < all.length && !redeclared; j++) {
+        const m = all[j];
+        redeclared = m.propertyName === d.propertyName && m.target === target && types[j] === types[i];
+      }
+      if (!redeclared) entries.push(i);
+    }
+    // `@Exclude()` and `@Expose({ name })`, looked up once per class instead of once per record.
+    const transformer = new TransformerFacts();
+    const excluded = transformer.excluded(target);
+    const kept = entries.filter((i) => !transformer.excluded(all[i].target).has(all[i].propertyName) && !excluded.has(all[i].propertyName));
+    // The library renames its records in place, so a record listed twice (an ancestor of the
+    // same name) is renamed twice and ends with its last name: so does `names`.
+    const names = all.map((m) => m.propertyName);
+    for (const i of kept) {
+      const exposed = transformer.exposed(all[i].target).get(names[i]);
+      if (exposed?.options.name) names[i] = exposed.options.name;
+    }
+    const groups = groupBy(kept, (i) => names[i]);
     const properties: Record<string, Schema> = {};
-    for (const [property, list] of Object.entries(groupBy(metas, (m) => m.propertyName))) {
+    const required: string[] = [];
+    const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
+    const custom = ValidationTypes.CUSTOM_VALIDATION;
+    for (const property in groups) {
+      const list = groups[property];
       const merged: Record<string, unknown> = {};
-      for (const meta of list) mergeInto(merged, this.converted(meta, converters, options));
+      for (const i of list) {
+        const meta = names[i] === all[i].propertyName ? all[i] : { ...all[i], propertyName: names[i] };
+        mergeInto(merged, this.converted(meta, types[i], custom, converters, options));
+      }
       properties[property] = withJsonSchemaDecorator(merged, target, options, property);
+      if (!list.some((i) => optional.has(types[i]))) required.push(property);
     }
     const schema: Schema = { properties, type: 'object' };
-    const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
-    const required = Object.entries(groupBy(metas, (m) => m.propertyName))
-      .filter(([, list]) => !list.some((m) => optional.has(m.type)))
-      .map(([name]) => name);
     if (required.length > 0) schema.required = required;
     return withJsonSchemaDecorator(schema, target, options, target.name);
   }
 
-  /** class-validator-jsonschema's `applyConverters`, for one record. */
-  private converted(meta: ValidationMeta, converters: Record<string, Converter>, options: CvjsOptions): unknown {
+  /** class-validator-jsonschema's `applyConverters`, for one record converted as `type`. */
+  private converted(meta: ValidationMeta, type: string, custom: string, converters: Record<string, Converter>, options: CvjsOptions): unknown {
     const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
     const isMap = !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
-    const converter = converters[meta.type] || converters[classValidator().ValidationTypes.CUSTOM_VALIDATION];
+    const converter = converters[type] || converters[custom];
     const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
     if (meta.each && isMap) return { additionalProperties: { ...(items as object) }, type: 'object' };
     return meta.each ? { items, type: 'array' } : items;
