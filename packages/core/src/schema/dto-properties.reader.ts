@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import type { ClassType, DescriptionMetadataArgs } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
-import { classValidator } from '../pipeline/validation-libraries.js';
+import { validatorNames } from '../pipeline/validation-libraries.js';
 import { undecoratedProperty } from './schema.errors.js';
 
 import type { ValidationMeta } from './validator-metadata.js';
@@ -56,7 +56,7 @@ function asJson(value: unknown): { value: unknown } | undefined {
  * `useDefineForClassFields: false`) no field either: it cannot be detected at run time.
  */
 export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
-  const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
+  const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = validatorNames();
   // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
   const { CONDITIONAL_VALIDATION, CUSTOM_VALIDATION, NESTED_VALIDATION, IS_DEFINED } = ValidationTypes;
   const byProperty = getValidatorStorage().groupByPropertyName(metas);

@@ -34,6 +34,9 @@ export interface DtoSchemaOptions {
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
 export type DtoSchema = JsonObject & { type: 'object' };
 
+/** The definitions of a schema without `$ref`s (never changed). */
+const NO_DEFS = new Map<string, Schema>();
+
 /**
  * Builds the JSON Schema (2020-12 keywords, no `$schema` key: MCP 2025-11-25 defaults to
  * 2020-12 and older clients dislike the key) that matches what class-validator accepts for a DTO.
@@ -44,6 +47,8 @@ export class DtoSchemaFactory {
   private readonly stock = new StockSchemas(this.refs);
   private readonly classSchemas = new Map<ClassType, Schema>();
   private readonly results = new Map<ClassType, DtoSchema>();
+  /** Classes whose own schema has no `$ref` anywhere (most): nothing to look for in them. */
+  private readonly refFree = new Set<ClassType>();
 
   /** What the schemas (and the validation that uses them) do with undeclared fields. */
   readonly unknownFields: UnknownFields;
@@ -62,7 +67,7 @@ export class DtoSchemaFactory {
     const cached = this.results.get(dto);
     if (cached) return cached;
     const root = this.classSchema(dto);
-    const all = reachableDefs(root, (id) => this.classSchema(this.refs.classOf(id)));
+    const all = this.refFree.has(dto) ? NO_DEFS : reachableDefs(root, (id) => this.classSchema(this.refs.classOf(id)));
     let schema = root;
     let defs = all;
     if (this.options.inlineRefs && all.size > 0) {
@@ -88,12 +93,16 @@ export class DtoSchemaFactory {
     const facts = readDtoProperties(dto, records);
     const properties: Schema = {};
     const required: string[] = [];
-    for (const [name, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
+    const seen = { ref: false };
+    let name = '';
+    const conflict = (types: string[]): never => {
+      throw conflictingTypes(dto, name, types);
+    };
+    for (const [key, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
+      name = key;
       const fact = facts.get(name);
       // A new object, so what follows may set its keys in place (as a spread would, same order).
-      let property = settleTypes(stock, (types) => {
-        throw conflictingTypes(dto, name, types);
-      });
+      let property = settleTypes(stock, conflict, seen);
       // Under a `@ValidateIf` any value may pass, so the schema promises nothing about it.
       if (fact?.conditional) property = {};
       if (fact?.nullable) property = acceptNull(property);
@@ -105,6 +114,8 @@ export class DtoSchemaFactory {
     }
     const schema: Schema = { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
     if (this.unknownFields === 'reject') schema.additionalProperties = false;
+    // Besides the properties, only a class-level `@JSONSchema()` adds keys that could hold a `$ref`.
+    if (!seen.ref && Object.keys(rest).length === 0) this.refFree.add(dto);
     this.classSchemas.set(dto, schema);
     return schema;
   }

@@ -2,7 +2,7 @@
  * Rewrites one property schema as class-validator-jsonschema merged it into what the validator
  * actually accepts: one settled `type`, JSON Schema formats only, and `null` where allowed.
  */
-import { isSchema, isSubschemaKeyword, replaceSubschemas, type Schema } from './schema-walk.js';
+import { isSchema, replaceSubschemas, SUBSCHEMA_KEYWORDS, type Schema } from './schema-walk.js';
 
 /** Where the converters park each result's `type` until every result for a property is merged. */
 export const TYPE_MARK = 'x-typemcp-type';
@@ -35,20 +35,26 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
 /**
  * Every validator on a property must pass, so the types its converters named intersect
  * (`integer` is a `number`). Calls `conflict` when nothing is left: no value could ever pass.
+ * Sets `seen.ref` when a node of the result has a `$ref`.
  */
-export function settleTypes(schema: Schema, conflict: (types: string[]) => never): Schema {
+export function settleTypes(schema: Schema, conflict: (types: string[]) => never, seen?: { ref: boolean }): Schema {
   // One copy without the marker, its subschemas settled first (most nodes are leaves).
   const node: Schema = {};
   let mark: unknown;
   let nested = false;
   // (`{ ...schema }` of a null or undefined is `{}`.)
   for (const key of schema == null ? [] : Object.keys(schema)) {
-    if (key === TYPE_MARK) mark = schema[key];
-    else if (key === '__proto__') Object.defineProperty(node, key, { value: schema[key], enumerable: true, writable: true, configurable: true });
-    else node[key] = schema[key];
-    if (!nested && isSubschemaKeyword(key)) nested = true;
+    const value = schema[key];
+    if (key === TYPE_MARK) {
+      mark = value;
+      continue;
+    }
+    if (key === '__proto__') Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
+    else node[key] = value;
+    if (key === '$ref' && seen) seen.ref = true;
+    if (!nested && SUBSCHEMA_KEYWORDS.has(key)) nested = true;
   }
-  if (nested) replaceSubschemas(node, (sub) => settleTypes(sub, conflict));
+  if (nested) replaceSubschemas(node, (sub) => settleTypes(sub, conflict, seen));
   const marked = isSchema(mark) ? Object.keys(mark) : [];
   const own = typeof node.type === 'string' ? node.type : undefined;
   if ((marked.length > 0 || own !== undefined) && !Array.isArray(node.type)) {

@@ -6,26 +6,17 @@ export type Schema = Record<string, unknown>;
 const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
 const MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
-/** What each subschema keyword holds: one at `SINGLE`, a map at `MAPS`, a list at `LISTS`. */
-const KINDS = new Map<string, 'single' | 'map' | 'list'>([
-  ...SINGLE.map((k) => [k, 'single'] as const),
-  ...MAPS.map((k) => [k, 'map'] as const),
-  ...LISTS.map((k) => [k, 'list'] as const),
-]);
+/** The keywords whose value is a subschema (`SINGLE`), or a map (`MAPS`) or list (`LISTS`) of them. */
+export const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAPS, ...LISTS]);
 
 /** True for a plain object (a schema), false for arrays, primitives and null. */
 export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** True for a keyword whose value is a subschema, or a map or list of them. */
-export function isSubschemaKeyword(key: string): boolean {
-  return KINDS.has(key);
-}
-
 /** True when `schema` has a subschema keyword (most nodes are leaves and have none). */
 export function hasSubschemas(schema: Schema): boolean {
-  for (const key in schema) if (KINDS.has(key)) return true;
+  for (const key in schema) if (SUBSCHEMA_KEYWORDS.has(key)) return true;
   return false;
 }
 
@@ -82,7 +73,15 @@ export function visitSchemas(schema: Schema, fn: (node: Schema) => void): void {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // Most values are strings, numbers and booleans: no call for those.
+    if (Array.isArray(value)) {
+      for (const v of value as unknown[]) if (typeof v === 'object' && v !== null) deepFreeze(v);
+    } else {
+      for (const key of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[key];
+        if (typeof v === 'object' && v !== null) deepFreeze(v);
+      }
+    }
   }
   return value;
 }

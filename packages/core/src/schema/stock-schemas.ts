@@ -16,9 +16,10 @@ import type { validationMetadataArrayToSchemas } from 'class-validator-jsonschem
 // Not re-exported from the package root: the `@JSONSchema()` record of a class or property.
 import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
-import { classValidator } from '../pipeline/validation-libraries.js';
+import { classValidator, validatorNames } from '../pipeline/validation-libraries.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
-import { buildConverters, type ConversionRecorder, type SchemaConverters } from './schema-converters.js';
+import { buildConverters, converterTable, type ConversionRecorder, type SchemaConverters } from './schema-converters.js';
+import { TYPE_MARK } from './schema-normaliser.js';
 import { DEFS_PREFIX, type DtoRefs } from './schema-refs.js';
 import type { Schema } from './schema-walk.js';
 import { validationMetadataOf, type ValidationMeta } from './validator-metadata.js';
@@ -48,27 +49,57 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
  */
 function mergeInto(target: Record<string, unknown>, source: unknown): Record<string, unknown> {
   if (!isObject(source)) return target;
-  for (const key in source) {
-    if (key === '__proto__' || (key === 'constructor' && typeof target[key] === 'function')) continue;
-    const value = (source as Record<string, unknown>)[key];
-    if (Array.isArray(value)) {
-      const into = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
-      target[key] = mergeInto(into as unknown as Record<string, unknown>, value);
-    } else if (isPlain(value)) {
-      const current = target[key];
-      target[key] = mergeInto(isObject(current) ? current : {}, value);
-    } else if (value !== undefined || !(key in target)) {
-      target[key] = value;
-    }
-  }
+  for (const key in source) mergeKey(target, key, (source as Record<string, unknown>)[key]);
   return target;
 }
 
-/** Groups like lodash's `groupBy` (an object, so keys come out in an object's order). */
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Record<string, T[]> {
-  const groups: Record<string, T[]> = Object.create(null) as Record<string, T[]>;
-  for (const item of items) (groups[keyOf(item)] ??= []).push(item);
-  return groups;
+/** One key of {@link mergeInto}. */
+function mergeKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' || (key === 'constructor' && typeof target[key] === 'function')) return;
+  if (Array.isArray(value)) {
+    const into = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
+    target[key] = mergeInto(into as unknown as Record<string, unknown>, value);
+  } else if (isPlain(value)) {
+    const current = target[key];
+    target[key] = mergeInto(isObject(current) ? current : {}, value);
+  } else if (value !== undefined || !(key in target)) {
+    target[key] = value;
+  }
+}
+
+/**
+ * `mergeInto(target, markType(result))` (see schema-converters.ts) without the marked copy: the
+ * result's keys but `type` in their order, then its `type` added to the `TYPE_MARK` set.
+ */
+function mergeMarked(target: Record<string, unknown>, result: unknown): Record<string, unknown> {
+  if (!isObject(result)) return target;
+  const type = result.type;
+  if (typeof type !== 'string') return mergeInto(target, result);
+  let marked = false;
+  for (const key of Object.keys(result)) {
+    if (key === 'type') continue;
+    if (key !== TYPE_MARK) mergeKey(target, key, result[key]);
+    else {
+      mergeMark(target, type);
+      marked = true;
+    }
+  }
+  if (!marked) mergeMark(target, type);
+  return target;
+}
+
+/** `mergeKey(target, TYPE_MARK, { [type]: true })`. */
+function mergeMark(target: Record<string, unknown>, type: string): void {
+  const current = target[TYPE_MARK];
+  const mark = isObject(current) ? current : {};
+  if (type !== '__proto__' && !(type === 'constructor' && typeof mark[type] === 'function')) mark[type] = true;
+  target[TYPE_MARK] = mark;
+}
+
+/** A property whose class-transformer `@Type()` reflects a Map, as `applyConverters` tests it (by constructing one). */
+function mapTyped(meta: ValidationMeta): boolean {
+  const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
+  return !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
 }
 
 /** class-validator-jsonschema's `applyDecorators`: the `@JSONSchema()` of a class or property on top. */
@@ -113,7 +144,7 @@ class TransformerFacts {
 /** Stock schemas by class, plus what the converters reported while producing them. */
 export class StockSchemas {
   private readonly untyped = new Map<ClassType, string>();
-  private cvjs?: { options: CvjsOptions; converters: Record<string, Converter> };
+  private cvjs?: { options: CvjsOptions; converters: Record<string, Converter>; raw: Map<unknown, Converter> };
 
   constructor(private readonly refs: DtoRefs) {}
 
@@ -123,7 +154,7 @@ export class StockSchemas {
    * never changed.
    */
   of(dto: ClassType, records: ValidationMeta[] = validationMetadataOf(dto)): Schema {
-    const storage = classValidator().getMetadataStorage();
+    const storage = validatorNames().getMetadataStorage();
     // As `populateMetadatasWithConstraints`: a custom constraint's records are converted under
     // the constraint's name. Kept beside the records rather than in copies of them: converters
     // read a record's constraints, target and property, never its type.
@@ -158,8 +189,8 @@ export class StockSchemas {
    * inherits from `all`. Records are handled by index, with their converted `types` beside them.
    */
   private convert(own: number[], all: ValidationMeta[], types: string[]): Schema {
-    const { options, converters } = this.options();
-    const { IS_EMPTY, ValidationTypes } = classValidator();
+    const { options, converters, raw } = this.options();
+    const { IS_EMPTY, ValidationTypes } = validatorNames();
     const target = all[own[0]].target as ClassType;
     const prototype = target.prototype as object;
     // The records of ancestors (by `instanceof`, as the library does) that `target` does not redeclare.
@@ -176,43 +207,65 @@ export class StockSchemas {
     }
     // `@Exclude()` and `@Expose({ name })`, looked up once per class instead of once per record.
     const transformer = new TransformerFacts();
-    const excluded = transformer.excluded(target);
-    const kept = entries.filter((i) => !transformer.excluded(all[i].target).has(all[i].propertyName) && !excluded.has(all[i].propertyName));
-    // The library renames its records in place, so a record listed twice (an ancestor of the
-    // same name) is renamed twice and ends with its last name: so does `names`.
-    const names = all.map((m) => m.propertyName);
-    for (const i of kept) {
-      const exposed = transformer.exposed(all[i].target).get(names[i]);
-      if (exposed?.options.name) names[i] = exposed.options.name;
+    const excludedHere = transformer.excluded(target);
+    const kept: number[] = [];
+    for (const i of entries) {
+      const { target: t, propertyName } = all[i];
+      if ((t === target ? excludedHere : transformer.excluded(t)).has(propertyName) || excludedHere.has(propertyName)) continue;
+      kept.push(i);
     }
-    const groups = groupBy(kept, (i) => names[i]);
+    // The library renames its records in place, so a record listed twice (an ancestor of the
+    // same name) is renamed twice and ends with its last name: so does `names`. Made only for a rename.
+    const exposedHere = transformer.exposed(target);
+    let names: string[] | undefined;
+    for (const i of kept) {
+      const { target: t, propertyName } = all[i];
+      const exposed = t === target ? exposedHere : transformer.exposed(t);
+      if (exposed.size === 0) continue;
+      const name = exposed.get(names ? names[i] : propertyName)?.options.name;
+      if (name) (names ??= all.map((m) => m.propertyName))[i] = name;
+    }
+    // lodash's `groupBy`: an object, so keys come out in an object's order.
+    const groups = Object.create(null) as Record<string, number[]>;
+    for (const i of kept) (groups[names ? names[i] : all[i].propertyName] ??= []).push(i);
     const properties: Record<string, Schema> = {};
     const required: string[] = [];
     const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
     const custom = ValidationTypes.CUSTOM_VALIDATION;
     for (const property in groups) {
-      const list = groups[property];
       const merged: Record<string, unknown> = {};
-      for (const i of list) {
-        const meta = names[i] === all[i].propertyName ? all[i] : { ...all[i], propertyName: names[i] };
-        mergeInto(merged, this.converted(meta, types[i], custom, converters, options));
+      let isRequired = true;
+      // Whether the property is a Map (class-transformer's `@Type`), found once per class and property.
+      let lastTarget: unknown;
+      let lastName: string | undefined;
+      let isMap = false;
+      for (const i of groups[property]) {
+        const record = all[i];
+        const name = names ? names[i] : record.propertyName;
+        const meta = name === record.propertyName ? record : { ...record, propertyName: name };
+        if (meta.target !== lastTarget || name !== lastName) {
+          lastTarget = meta.target;
+          lastName = name;
+          isMap = mapTyped(meta);
+        }
+        if (isRequired && optional.has(types[i])) isRequired = false;
+        const converter = converters[types[i]] || converters[custom];
+        // The usual record: its converter's own result, merged with its type marked on the way.
+        if (!meta.each && raw.has(converter)) {
+          const stock = raw.get(converter);
+          if (!meta.validateIf) mergeMarked(merged, typeof stock === 'function' ? (stock as ConverterFn)(meta as never, options as never) : stock);
+          continue;
+        }
+        const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
+        // class-validator-jsonschema's `applyConverters`: `each` is about the elements.
+        mergeInto(merged, !meta.each ? items : isMap ? { additionalProperties: { ...(items as object) }, type: 'object' } : { items, type: 'array' });
       }
       properties[property] = withJsonSchemaDecorator(merged, target, options, property);
-      if (!list.some((i) => optional.has(types[i]))) required.push(property);
+      if (isRequired) required.push(property);
     }
     const schema: Schema = { properties, type: 'object' };
     if (required.length > 0) schema.required = required;
     return withJsonSchemaDecorator(schema, target, options, target.name);
-  }
-
-  /** class-validator-jsonschema's `applyConverters`, for one record converted as `type`. */
-  private converted(meta: ValidationMeta, type: string, custom: string, converters: Record<string, Converter>, options: CvjsOptions): unknown {
-    const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
-    const isMap = !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
-    const converter = converters[type] || converters[custom];
-    const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
-    if (meta.each && isMap) return { additionalProperties: { ...(items as object) }, type: 'object' };
-    return meta.each ? { items, type: 'array' } : items;
   }
 
   private options(): NonNullable<StockSchemas['cvjs']> {
@@ -223,14 +276,17 @@ export class StockSchemas {
         if (!this.untyped.has(target)) this.untyped.set(target, property);
       },
     };
-    const additionalConverters = buildConverters(recorder, DEFS_PREFIX);
+    const table = converterTable(recorder, DEFS_PREFIX);
+    const additionalConverters = buildConverters(recorder, DEFS_PREFIX, table);
     const options: CvjsOptions = {
       classValidatorMetadataStorage: classValidator().getMetadataStorage(),
       classTransformerMetadataStorage: classTransformerStorage as never,
       refPointerPrefix: DEFS_PREFIX,
       additionalConverters,
     };
+    // Each wrapped converter's own converter, for `mergeMarked`.
+    const raw = new Map<unknown, Converter>(Object.keys(table).map((name) => [additionalConverters[name], table[name]]));
     // `buildConverters` already holds the stock converters, wrapped.
-    return (this.cvjs = { options, converters: additionalConverters as Record<string, Converter> });
+    return (this.cvjs = { options, converters: additionalConverters as Record<string, Converter>, raw });
   }
 }
