@@ -67,17 +67,23 @@ export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<
   // The nearest `@Description` per property, from one lookup for the class.
   const storage = getMetadataStorage();
   const described = new Map<string, DescriptionMetadataArgs>();
-  for (const record of storage.membersOf(storage.descriptions, dto)) {
+  const records = storage.membersOf(storage.descriptions, dto);
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
     if (!byProperty[record.property]) throw undecoratedProperty(dto, record.property, 'a @Description');
     if (!described.has(record.property)) described.set(record.property, record);
   }
   const facts = new Map<string, PropertyFacts>();
-  for (const [property, list] of Object.entries(byProperty)) {
+  const properties = Object.keys(byProperty);
+  for (let p = 0; p < properties.length; p++) {
+    const property = properties[p];
+    const list = byProperty[property];
     let nullable = false;
     let optional = false;
     let conditional = false;
     let checked = false;
-    for (const m of list) {
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
       if (m.type === CONDITIONAL_VALIDATION) {
         const isNull = isNullableCondition(m.constraints?.[0]);
         if (isNull) nullable = true;
@@ -87,7 +93,7 @@ export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<
       // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
       if ((m.type === CUSTOM_VALIDATION || m.type === NESTED_VALIDATION || m.type === IS_DEFINED) && m.name !== IS_EMPTY && !m.validateIf) checked = true;
     }
-    const initialValue = asJson(initial.get(property));
+    const initialValue = initial.size === 0 ? undefined : asJson(initial.get(property));
     const description = described.get(property);
     const fact: PropertyFacts = {
       required: !optional && !conditional && !initialValue && checked,

@@ -98,8 +98,11 @@ export class DtoSchemaFactory {
     const conflict = (types: string[]): never => {
       throw conflictingTypes(dto, name, types);
     };
-    for (const [key, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
-      name = key;
+    const stocks = (stockProperties ?? {}) as Record<string, Schema>;
+    const names = Object.keys(stocks);
+    for (let p = 0; p < names.length; p++) {
+      name = names[p];
+      const stock = stocks[name];
       const fact = facts.get(name);
       // A new object, so what follows may set its keys in place (as a spread would, same order).
       let property = settleTypes(stock, conflict, seen);

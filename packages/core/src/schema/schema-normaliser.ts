@@ -43,7 +43,9 @@ export function settleTypes(schema: Schema, conflict: (types: string[]) => never
   let mark: unknown;
   let nested = false;
   // (`{ ...schema }` of a null or undefined is `{}`.)
-  for (const key of schema == null ? [] : Object.keys(schema)) {
+  const keys = schema == null ? [] : Object.keys(schema);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
     const value = schema[key];
     if (key === TYPE_MARK) {
       mark = value;

@@ -75,10 +75,14 @@ export function deepFreeze<T>(value: T): T {
     Object.freeze(value);
     // Most values are strings, numbers and booleans: no call for those.
     if (Array.isArray(value)) {
-      for (const v of value as unknown[]) if (typeof v === 'object' && v !== null) deepFreeze(v);
+      for (let i = 0; i < (value as unknown[]).length; i++) {
+        const v = (value as unknown[])[i];
+        if (typeof v === 'object' && v !== null) deepFreeze(v);
+      }
     } else {
-      for (const key of Object.keys(value)) {
-        const v = (value as Record<string, unknown>)[key];
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const v = (value as Record<string, unknown>)[keys[i]];
         if (typeof v === 'object' && v !== null) deepFreeze(v);
       }
     }

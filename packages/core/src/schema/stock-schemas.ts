@@ -76,7 +76,9 @@ function mergeMarked(target: Record<string, unknown>, result: unknown): Record<s
   const type = result.type;
   if (typeof type !== 'string') return mergeInto(target, result);
   let marked = false;
-  for (const key of Object.keys(result)) {
+  const keys = Object.keys(result);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
     if (key === 'type') continue;
     if (key !== TYPE_MARK) mergeKey(target, key, result[key]);
     else {
@@ -166,7 +168,9 @@ export class StockSchemas {
     }
     // As `targetConstructorToSchema`: the schema named after the class or its nearest ancestor
     // that has records under its name.
-    for (const c of ancestry(dto)) {
+    const chain = ancestry(dto);
+    for (let a = 0; a < chain.length; a++) {
+      const c = chain[a];
       if (!c.name) return {};
       const own: number[] = [];
       for (let i = 0; i < records.length; i++) if ((records[i].target as { name: string }).name === c.name) own.push(i);
@@ -177,6 +181,7 @@ export class StockSchemas {
 
   /** A `@ValidateNested()` property of `dto` (or a base class) that has no `@Type()`; after {@link of}. */
   untypedPropertyOf(dto: ClassType): string | undefined {
+    if (this.untyped.size === 0) return undefined;
     for (const c of ancestry(dto)) {
       const property = this.untyped.get(c);
       if (property !== undefined) return property;
@@ -193,9 +198,12 @@ export class StockSchemas {
     const { IS_EMPTY, ValidationTypes } = validatorNames();
     const target = all[own[0]].target as ClassType;
     const prototype = target.prototype as object;
+    // Usually every record is the class's own: no ancestor's to add, one class to ask about.
+    let mixed = false;
+    for (let i = 0; i < all.length && !mixed; i++) mixed = all[i].target !== target;
     // The records of ancestors (by `instanceof`, as the library does) that `target` does not redeclare.
     const entries = own.slice();
-    for (let i = 0; i < all.length; i++) {
+    for (let i = 0; i < all.length && mixed; i++) {
       const d = all[i];
       if (!(d.target instanceof Function && prototype instanceof d.target)) continue;
       let redeclared = false;
@@ -208,8 +216,9 @@ export class StockSchemas {
     // `@Exclude()` and `@Expose({ name })`, looked up once per class instead of once per record.
     const transformer = new TransformerFacts();
     const excludedHere = transformer.excluded(target);
-    const kept: number[] = [];
-    for (const i of entries) {
+    const kept: number[] = mixed || excludedHere.size > 0 ? [] : entries;
+    for (let e = 0; kept !== entries && e < entries.length; e++) {
+      const i = entries[e];
       const { target: t, propertyName } = all[i];
       if ((t === target ? excludedHere : transformer.excluded(t)).has(propertyName) || excludedHere.has(propertyName)) continue;
       kept.push(i);
@@ -218,7 +227,8 @@ export class StockSchemas {
     // same name) is renamed twice and ends with its last name: so does `names`. Made only for a rename.
     const exposedHere = transformer.exposed(target);
     let names: string[] | undefined;
-    for (const i of kept) {
+    for (let k = 0; (mixed || exposedHere.size > 0) && k < kept.length; k++) {
+      const i = kept[k];
       const { target: t, propertyName } = all[i];
       const exposed = t === target ? exposedHere : transformer.exposed(t);
       if (exposed.size === 0) continue;
@@ -227,7 +237,10 @@ export class StockSchemas {
     }
     // lodash's `groupBy`: an object, so keys come out in an object's order.
     const groups = Object.create(null) as Record<string, number[]>;
-    for (const i of kept) (groups[names ? names[i] : all[i].propertyName] ??= []).push(i);
+    for (let k = 0; k < kept.length; k++) {
+      const i = kept[k];
+      (groups[names ? names[i] : all[i].propertyName] ??= []).push(i);
+    }
     const properties: Record<string, Schema> = {};
     const required: string[] = [];
     const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
@@ -239,7 +252,9 @@ export class StockSchemas {
       let lastTarget: unknown;
       let lastName: string | undefined;
       let isMap = false;
-      for (const i of groups[property]) {
+      const list = groups[property];
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
         const record = all[i];
         const name = names ? names[i] : record.propertyName;
         const meta = name === record.propertyName ? record : { ...record, propertyName: name };
