@@ -34,6 +34,12 @@ export interface DtoSchemaOptions {
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
 export type DtoSchema = JsonObject & { type: 'object' };
 
+/** `target[key] = value`, where a `__proto__` key stays a property (as in a spread). */
+function defineKey(target: Schema, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** The definitions of a schema without `$ref`s (never changed). */
 const NO_DEFS = new Map<string, Schema>();
 
@@ -87,7 +93,10 @@ export class DtoSchemaFactory {
     if (cached) return cached;
     // The class's records, found once for both readers (neither changes them).
     const records = validationMetadataOf(dto);
-    const { properties: stockProperties, required: stockRequired, $schema: _dialect, type: _type, ...rest } = this.stock.of(dto, records);
+    const stockSchema = this.stock.of(dto, records);
+    const { properties: stockProperties, required: stockRequired } = stockSchema;
+    // The stock schema's other keys (a class-level `@JSONSchema()`'s, if any), as a rest pattern would take them.
+    const restKeys = Object.keys(stockSchema).filter((key) => key !== 'properties' && key !== 'required' && key !== '$schema' && key !== 'type');
     const untyped = this.stock.untypedPropertyOf(dto);
     if (untyped !== undefined && !TRANSFORM_OPTIONS.enableImplicitConversion) throw untypedNested(dto, untyped);
     const facts = readDtoProperties(dto, records);
@@ -115,10 +124,14 @@ export class DtoSchemaFactory {
       properties[name] = property;
       if (fact ? fact.required : Array.isArray(stockRequired) && stockRequired.includes(name)) required.push(name);
     }
-    const schema: Schema = { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    const schema: Schema = {};
+    for (let k = 0; k < restKeys.length; k++) defineKey(schema, restKeys[k], stockSchema[restKeys[k]]);
+    schema.type = 'object';
+    schema.properties = properties;
+    if (required.length > 0) schema.required = required;
     if (this.unknownFields === 'reject') schema.additionalProperties = false;
     // Besides the properties, only a class-level `@JSONSchema()` adds keys that could hold a `$ref`.
-    if (!seen.ref && Object.keys(rest).length === 0) this.refFree.add(dto);
+    if (!seen.ref && restKeys.length === 0) this.refFree.add(dto);
     this.classSchemas.set(dto, schema);
     return schema;
   }
