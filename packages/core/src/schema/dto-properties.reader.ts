@@ -56,10 +56,16 @@ function asJson(value: unknown): { value: unknown } | undefined {
  * `useDefineForClassFields: false`) no field either: it cannot be detected at run time.
  */
 export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
-  const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = validatorNames();
+  const { IS_EMPTY, IS_OPTIONAL, ValidationTypes } = validatorNames();
   // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
   const { CONDITIONAL_VALIDATION, CUSTOM_VALIDATION, NESTED_VALIDATION, IS_DEFINED } = ValidationTypes;
-  const byProperty = getValidatorStorage().groupByPropertyName(metas);
+  // class-validator's `groupByPropertyName`, without a callback per record.
+  const byProperty: Record<string, ValidationMeta[]> = {};
+  for (let i = 0; i < metas.length; i++) {
+    const m = metas[i];
+    if (!byProperty[m.propertyName]) byProperty[m.propertyName] = [];
+    byProperty[m.propertyName].push(m);
+  }
   const initial = initialValues(dto);
   for (const property of initial.keys()) {
     if (!byProperty[property]) throw undecoratedProperty(dto, property, initial.get(property) === undefined ? 'a class field' : 'an initial value');
