@@ -28,7 +28,13 @@ const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Functi
 
 /** Drops keys whose value is undefined, so definitions carry only what was declared. */
 function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out as T;
 }
 
 function invocation(target: ClassType, method: string, paramTypes: unknown[], rawInput = false): Invocation {
@@ -96,6 +102,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
   const classScopes = storage.classOf(target)?.scopes ?? [];
   // The class's scopes and the member's, once each; undefined when neither declares any.
   const scopesOf = (own?: readonly string[]): readonly string[] | undefined => {
+    if (classScopes.length === 0 && !own?.length) return undefined;
     const all = [...new Set([...classScopes, ...(own ?? [])])];
     for (const scope of all) checkScope(scope, target);
     return all.length ? all : undefined;

@@ -37,7 +37,7 @@ export class MetadataStorage {
     const found: T[] = [];
     for (let c: unknown = target; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
       const own = byTarget.get(c as ClassType);
-      if (own) found.push(...own);
+      if (own) for (let i = 0; i < own.length; i++) found.push(own[i]);
     }
     return found;
   }

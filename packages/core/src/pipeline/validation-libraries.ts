@@ -22,3 +22,20 @@ export function classTransformer(): typeof ClassTransformerModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (transformerModule ??= require('class-transformer') as typeof ClassTransformerModule);
 }
+
+/** What the schema code reads of class-validator for every DTO, read once: its exports are getters. */
+export interface ValidatorNames {
+  getMetadataStorage: typeof ClassValidatorModule.getMetadataStorage;
+  IS_EMPTY: string;
+  IS_OPTIONAL: string;
+  ValidationTypes: typeof ClassValidatorModule.ValidationTypes;
+}
+
+let names: ValidatorNames | undefined;
+
+/** class-validator's storage accessor and the validation type names, read once from its exports. */
+export function validatorNames(): ValidatorNames {
+  if (names) return names;
+  const { getMetadataStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
+  return (names = { getMetadataStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes });
+}

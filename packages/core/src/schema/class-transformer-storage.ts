@@ -17,7 +17,7 @@ export interface ClassTransformerStorage {
   findTypeMetadata(target: ClassType, propertyName: string): TypeMetadataRecord | undefined;
   findExcludeMetadata(target: ClassType, propertyName: string): unknown;
   getExposedMetadatas(target: ClassType): { propertyName?: string; options: { name?: string } }[];
-  getExcludedMetadatas(target: ClassType): unknown[];
+  getExcludedMetadatas(target: ClassType): { propertyName?: string }[];
   /** A class-level `@Expose()` or `@Exclude()`: `'exposeAll'`, `'excludeAll'`, or `'none'`. */
   getStrategy(target: ClassType): 'none' | 'exposeAll' | 'excludeAll';
   /** `transformationType` 0 is PLAIN_TO_CLASS. */

@@ -3,10 +3,10 @@
  * read from its metadata (not from the generated schema), plus defaults and descriptions.
  */
 import 'reflect-metadata';
-import type { ClassType } from '../metadata/metadata-args.interface.js';
+import type { ClassType, DescriptionMetadataArgs } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
-import { classValidator } from '../pipeline/validation-libraries.js';
+import { validatorNames } from '../pipeline/validation-libraries.js';
 import { undecoratedProperty } from './schema.errors.js';
 
 import type { ValidationMeta } from './validator-metadata.js';
@@ -56,33 +56,57 @@ function asJson(value: unknown): { value: unknown } | undefined {
  * `useDefineForClassFields: false`) no field either: it cannot be detected at run time.
  */
 export function readDtoProperties(dto: ClassType, metas: ValidationMeta[]): Map<string, PropertyFacts> {
-  const { getMetadataStorage: getValidatorStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
+  const { IS_EMPTY, IS_OPTIONAL, ValidationTypes } = validatorNames();
   // Validators that refuse `undefined` when they run; `@Allow()` and `@IsEmpty()` accept it.
-  const checks = new Set<string>([ValidationTypes.CUSTOM_VALIDATION, ValidationTypes.NESTED_VALIDATION, ValidationTypes.IS_DEFINED]);
-  const byProperty = getValidatorStorage().groupByPropertyName(metas);
+  const { CONDITIONAL_VALIDATION, CUSTOM_VALIDATION, NESTED_VALIDATION, IS_DEFINED } = ValidationTypes;
+  // class-validator's `groupByPropertyName`, without a callback per record.
+  const byProperty: Record<string, ValidationMeta[]> = {};
+  for (let i = 0; i < metas.length; i++) {
+    const m = metas[i];
+    if (!byProperty[m.propertyName]) byProperty[m.propertyName] = [];
+    byProperty[m.propertyName].push(m);
+  }
   const initial = initialValues(dto);
   for (const property of initial.keys()) {
     if (!byProperty[property]) throw undecoratedProperty(dto, property, initial.get(property) === undefined ? 'a class field' : 'an initial value');
   }
+  // The nearest `@Description` per property, from one lookup for the class.
   const storage = getMetadataStorage();
-  for (const { property } of storage.membersOf(storage.descriptions, dto)) {
-    if (!byProperty[property]) throw undecoratedProperty(dto, property, 'a @Description');
+  const described = new Map<string, DescriptionMetadataArgs>();
+  const records = storage.membersOf(storage.descriptions, dto);
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r];
+    if (!byProperty[record.property]) throw undecoratedProperty(dto, record.property, 'a @Description');
+    if (!described.has(record.property)) described.set(record.property, record);
   }
   const facts = new Map<string, PropertyFacts>();
-  for (const [property, list] of Object.entries(byProperty)) {
-    const conditions = list.filter((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
-    const nullable = conditions.some((m) => isNullableCondition(m.constraints?.[0]));
-    const optional = conditions.some((m) => m.name === IS_OPTIONAL);
-    const conditional = conditions.some((m) => m.name !== IS_OPTIONAL && !isNullableCondition(m.constraints?.[0]));
-    const initialValue = asJson(initial.get(property));
-    // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
-    const checked = list.some((m) => checks.has(m.type) && m.name !== IS_EMPTY && !m.validateIf);
+  const properties = Object.keys(byProperty);
+  for (let p = 0; p < properties.length; p++) {
+    const property = properties[p];
+    const list = byProperty[property];
+    let nullable = false;
+    let optional = false;
+    let conditional = false;
+    let checked = false;
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
+      if (m.type === CONDITIONAL_VALIDATION) {
+        const isNull = isNullableCondition(m.constraints?.[0]);
+        if (isNull) nullable = true;
+        if (m.name === IS_OPTIONAL) optional = true;
+        else if (!isNull) conditional = true;
+      }
+      // A per-validator `validateIf` (class-validator 0.15) may skip that validator for a missing value.
+      if ((m.type === CUSTOM_VALIDATION || m.type === NESTED_VALIDATION || m.type === IS_DEFINED) && m.name !== IS_EMPTY && !m.validateIf) checked = true;
+    }
+    const initialValue = initial.size === 0 ? undefined : asJson(initial.get(property));
+    const description = described.get(property);
     const fact: PropertyFacts = {
       required: !optional && !conditional && !initialValue && checked,
       nullable,
       conditional,
-      description: storage.descriptionOf(dto, property),
-      title: storage.describedAs(dto, property)?.title,
+      description: description?.description,
+      title: description?.title,
     };
     if (initialValue) fact.default = initialValue.value;
     facts.set(property, fact);

@@ -34,6 +34,15 @@ export interface DtoSchemaOptions {
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
 export type DtoSchema = JsonObject & { type: 'object' };
 
+/** `target[key] = value`, where a `__proto__` key stays a property (as in a spread). */
+function defineKey(target: Schema, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** The definitions of a schema without `$ref`s (never changed). */
+const NO_DEFS = new Map<string, Schema>();
+
 /**
  * Builds the JSON Schema (2020-12 keywords, no `$schema` key: MCP 2025-11-25 defaults to
  * 2020-12 and older clients dislike the key) that matches what class-validator accepts for a DTO.
@@ -44,6 +53,8 @@ export class DtoSchemaFactory {
   private readonly stock = new StockSchemas(this.refs);
   private readonly classSchemas = new Map<ClassType, Schema>();
   private readonly results = new Map<ClassType, DtoSchema>();
+  /** Classes whose own schema has no `$ref` anywhere (most): nothing to look for in them. */
+  private readonly refFree = new Set<ClassType>();
 
   /** What the schemas (and the validation that uses them) do with undeclared fields. */
   readonly unknownFields: UnknownFields;
@@ -62,7 +73,7 @@ export class DtoSchemaFactory {
     const cached = this.results.get(dto);
     if (cached) return cached;
     const root = this.classSchema(dto);
-    const all = reachableDefs(root, (id) => this.classSchema(this.refs.classOf(id)));
+    const all = this.refFree.has(dto) ? NO_DEFS : reachableDefs(root, (id) => this.classSchema(this.refs.classOf(id)));
     let schema = root;
     let defs = all;
     if (this.options.inlineRefs && all.size > 0) {
@@ -80,28 +91,47 @@ export class DtoSchemaFactory {
   private classSchema(dto: ClassType): Schema {
     const cached = this.classSchemas.get(dto);
     if (cached) return cached;
-    const { properties: stockProperties, required: stockRequired, $schema: _dialect, type: _type, ...rest } = this.stock.of(dto);
+    // The class's records, found once for both readers (neither changes them).
+    const records = validationMetadataOf(dto);
+    const stockSchema = this.stock.of(dto, records);
+    const { properties: stockProperties, required: stockRequired } = stockSchema;
+    // The stock schema's other keys (a class-level `@JSONSchema()`'s, if any), as a rest pattern would take them.
+    const restKeys = Object.keys(stockSchema).filter((key) => key !== 'properties' && key !== 'required' && key !== '$schema' && key !== 'type');
     const untyped = this.stock.untypedPropertyOf(dto);
     if (untyped !== undefined && !TRANSFORM_OPTIONS.enableImplicitConversion) throw untypedNested(dto, untyped);
-    const facts = readDtoProperties(dto, validationMetadataOf(dto));
+    const facts = readDtoProperties(dto, records);
     const properties: Schema = {};
     const required: string[] = [];
-    for (const [name, stock] of Object.entries((stockProperties ?? {}) as Record<string, Schema>)) {
+    const seen = { ref: false };
+    let name = '';
+    const conflict = (types: string[]): never => {
+      throw conflictingTypes(dto, name, types);
+    };
+    const stocks = (stockProperties ?? {}) as Record<string, Schema>;
+    const names = Object.keys(stocks);
+    for (let p = 0; p < names.length; p++) {
+      name = names[p];
+      const stock = stocks[name];
       const fact = facts.get(name);
-      let property = settleTypes(stock, (types) => {
-        throw conflictingTypes(dto, name, types);
-      });
+      // A new object, so what follows may set its keys in place (as a spread would, same order).
+      let property = settleTypes(stock, conflict, seen);
       // Under a `@ValidateIf` any value may pass, so the schema promises nothing about it.
       if (fact?.conditional) property = {};
       if (fact?.nullable) property = acceptNull(property);
-      if (fact?.title !== undefined) property = { ...property, title: fact.title };
-      if (fact?.description !== undefined) property = { ...property, description: fact.description };
-      if (fact && 'default' in fact) property = { ...property, default: fact.default };
+      if (fact?.title !== undefined) property.title = fact.title;
+      if (fact?.description !== undefined) property.description = fact.description;
+      if (fact && 'default' in fact) property.default = fact.default;
       properties[name] = property;
       if (fact ? fact.required : Array.isArray(stockRequired) && stockRequired.includes(name)) required.push(name);
     }
-    const schema: Schema = { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    const schema: Schema = {};
+    for (let k = 0; k < restKeys.length; k++) defineKey(schema, restKeys[k], stockSchema[restKeys[k]]);
+    schema.type = 'object';
+    schema.properties = properties;
+    if (required.length > 0) schema.required = required;
     if (this.unknownFields === 'reject') schema.additionalProperties = false;
+    // Besides the properties, only a class-level `@JSONSchema()` adds keys that could hold a `$ref`.
+    if (!seen.ref && restKeys.length === 0) this.refFree.add(dto);
     this.classSchemas.set(dto, schema);
     return schema;
   }

@@ -95,27 +95,44 @@ function overrides(recorder: ConversionRecorder, refPrefix: string): Record<stri
 /** Moves a converter result's `type` into a marker, so merged results intersect instead of overwrite. */
 function markType(result: unknown): unknown {
   if (!result || typeof result !== 'object') return result;
-  const { type, ...rest } = result as Schema;
-  return typeof type === 'string' ? { ...rest, [TYPE_MARK]: { [type]: true } } : result;
+  const type = (result as Schema).type;
+  if (typeof type !== 'string') return result;
+  // `{ ...rest, [TYPE_MARK]: ... }` without the rest object: same keys, same order.
+  const marked: Schema = {};
+  for (const key of Object.keys(result)) {
+    if (key === 'type') continue;
+    if (key === '__proto__') Object.defineProperty(marked, key, { value: (result as Schema)[key], enumerable: true, writable: true, configurable: true });
+    else marked[key] = (result as Schema)[key];
+  }
+  marked[TYPE_MARK] = { [type]: true };
+  return marked;
+}
+
+/** The converters: class-validator-jsonschema's stock ones with ours over them, as they are (unmarked). */
+export function converterTable(recorder: ConversionRecorder, refPrefix: string): Record<string, Converter> {
+  // Loaded here, not at import: the module loads class-validator (see validation-libraries.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultConverters } = require('class-validator-jsonschema/build/defaultConverters') as typeof DefaultConvertersModule;
+  return { ...defaultConverters, ...overrides(recorder, refPrefix) };
 }
 
 /**
  * Every converter (stock ones included, since they are merged with `lodash.merge` where the last
  * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to mark their types.
  */
-export function buildConverters(recorder: ConversionRecorder, refPrefix: string): SchemaConverters {
-  // Loaded here, not at import: the module loads class-validator (see validation-libraries.ts).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { defaultConverters } = require('class-validator-jsonschema/build/defaultConverters') as typeof DefaultConvertersModule;
-  const table: Record<string, Converter> = { ...defaultConverters, ...overrides(recorder, refPrefix) };
+export function buildConverters(recorder: ConversionRecorder, refPrefix: string, table = converterTable(recorder, refPrefix)): SchemaConverters {
   const wrapped: SchemaConverters = {};
   for (const [name, converter] of Object.entries(table)) {
-    wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) => {
-      // A validator with its own `validateIf` may not run at all: it constrains nothing the
-      // schema can promise, so it adds nothing (class-validator still runs it when it applies).
-      if (meta.validateIf) return {};
-      return markType(typeof converter === 'function' ? converter(meta, options) : converter);
-    }) as Converter;
+    // A validator with its own `validateIf` may not run at all: it constrains nothing the
+    // schema can promise, so it adds nothing (class-validator still runs it when it applies).
+    if (typeof converter === 'function') {
+      wrapped[name] = ((meta: Meta, options: Parameters<Extract<Converter, (...args: never[]) => unknown>>[1]) =>
+        meta.validateIf ? {} : markType(converter(meta, options))) as Converter;
+    } else {
+      // A constant result is marked once and shared: results are only ever merged into copies.
+      const marked = markType(converter);
+      wrapped[name] = ((meta: Meta) => (meta.validateIf ? {} : marked)) as Converter;
+    }
   }
   return wrapped;
 }

@@ -2,7 +2,7 @@
  * Rewrites one property schema as class-validator-jsonschema merged it into what the validator
  * actually accepts: one settled `type`, JSON Schema formats only, and `null` where allowed.
  */
-import { isSchema, mapSubschemas, type Schema } from './schema-walk.js';
+import { isSchema, replaceSubschemas, SUBSCHEMA_KEYWORDS, type Schema } from './schema-walk.js';
 
 /** Where the converters park each result's `type` until every result for a property is merged. */
 export const TYPE_MARK = 'x-typemcp-type';
@@ -35,15 +35,38 @@ const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'dep
 /**
  * Every validator on a property must pass, so the types its converters named intersect
  * (`integer` is a `number`). Calls `conflict` when nothing is left: no value could ever pass.
+ * Sets `seen.ref` when a node of the result has a `$ref`.
  */
-export function settleTypes(schema: Schema, conflict: (types: string[]) => never): Schema {
-  const { [TYPE_MARK]: mark, ...node } = mapSubschemas(schema, (sub) => settleTypes(sub, conflict));
-  const named = [...Object.keys(isSchema(mark) ? mark : {}), ...(typeof node.type === 'string' ? [node.type] : [])];
-  if (named.length > 0 && !Array.isArray(node.type)) {
-    const types = new Set(named);
-    if (types.has('integer')) types.delete('number');
-    if (types.size > 1) conflict([...types]);
-    node.type = [...types][0];
+export function settleTypes(schema: Schema, conflict: (types: string[]) => never, seen?: { ref: boolean }): Schema {
+  // One copy without the marker, its subschemas settled first (most nodes are leaves).
+  const node: Schema = {};
+  let mark: unknown;
+  let nested = false;
+  // (`{ ...schema }` of a null or undefined is `{}`.)
+  const keys = schema == null ? [] : Object.keys(schema);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    const value = schema[key];
+    if (key === TYPE_MARK) {
+      mark = value;
+      continue;
+    }
+    if (key === '__proto__') Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
+    else node[key] = value;
+    if (key === '$ref' && seen) seen.ref = true;
+    if (!nested && SUBSCHEMA_KEYWORDS.has(key)) nested = true;
+  }
+  if (nested) replaceSubschemas(node, (sub) => settleTypes(sub, conflict, seen));
+  const marked = isSchema(mark) ? Object.keys(mark) : [];
+  const own = typeof node.type === 'string' ? node.type : undefined;
+  if ((marked.length > 0 || own !== undefined) && !Array.isArray(node.type)) {
+    if (marked.length === 1 && (own === undefined || own === marked[0])) node.type = marked[0];
+    else {
+      const types = new Set(own === undefined ? marked : [...marked, own]);
+      if (types.has('integer')) types.delete('number');
+      if (types.size > 1) conflict([...types]);
+      node.type = [...types][0];
+    }
   }
   if (typeof node.format === 'string' && !STANDARD_FORMATS.has(node.format)) {
     if (node.format === 'base64') node.contentEncoding = 'base64';

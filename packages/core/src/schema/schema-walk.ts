@@ -6,16 +6,43 @@ export type Schema = Record<string, unknown>;
 const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
 const MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
-/** What each subschema keyword holds: one at `SINGLE`, a map at `MAPS`, a list at `LISTS`. */
-const KINDS = new Map<string, 'single' | 'map' | 'list'>([
-  ...SINGLE.map((k) => [k, 'single'] as const),
-  ...MAPS.map((k) => [k, 'map'] as const),
-  ...LISTS.map((k) => [k, 'list'] as const),
-]);
+/** The keywords whose value is a subschema (`SINGLE`), or a map (`MAPS`) or list (`LISTS`) of them. */
+export const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAPS, ...LISTS]);
 
 /** True for a plain object (a schema), false for arrays, primitives and null. */
 export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when `schema` has a subschema keyword (most nodes are leaves and have none). */
+export function hasSubschemas(schema: Schema): boolean {
+  for (const key in schema) if (SUBSCHEMA_KEYWORDS.has(key)) return true;
+  return false;
+}
+
+/**
+ * Replaces, on `out` itself, each direct subschema with `fn` of it, in the keyword order of
+ * `SINGLE`, `MAPS`, then `LISTS`; maps and lists are new copies. For a node that is already a copy.
+ */
+export function replaceSubschemas(out: Schema, fn: (sub: Schema) => Schema): Schema {
+  for (const key of SINGLE) if (isSchema(out[key])) out[key] = fn(out[key]);
+  for (const key of MAPS) {
+    const map = out[key];
+    if (!isSchema(map)) continue;
+    const mapped: Schema = {};
+    for (const k of Object.keys(map)) {
+      const value = isSchema(map[k]) ? fn(map[k]) : map[k];
+      // A property named `__proto__` stays a property (as with `Object.fromEntries`).
+      if (k === '__proto__') Object.defineProperty(mapped, k, { value, enumerable: true, writable: true, configurable: true });
+      else mapped[k] = value;
+    }
+    out[key] = mapped;
+  }
+  for (const key of LISTS) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
+  }
+  return out;
 }
 
 /**
@@ -24,24 +51,13 @@ export function isSchema(value: unknown): value is Schema {
  */
 export function mapSubschemas(schema: Schema, fn: (sub: Schema) => Schema): Schema {
   const out: Schema = { ...schema };
-  let found: string[] | undefined;
-  for (const key in out) if (KINDS.has(key)) (found ??= []).push(key);
-  if (!found) return out;
-  for (const key of SINGLE) if (found.includes(key) && isSchema(out[key])) out[key] = fn(out[key]);
-  for (const key of MAPS) {
-    const map = out[key];
-    if (found.includes(key) && isSchema(map)) out[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isSchema(v) ? fn(v) : v]));
-  }
-  for (const key of LISTS) {
-    const list = out[key];
-    if (found.includes(key) && Array.isArray(list)) out[key] = list.map((v: unknown) => (isSchema(v) ? fn(v) : v));
-  }
-  return out;
+  return hasSubschemas(out) ? replaceSubschemas(out, fn) : out;
 }
 
 /** Calls `fn` on `schema` and every subschema below it (in `mapSubschemas` order, copying nothing). */
 export function visitSchemas(schema: Schema, fn: (node: Schema) => void): void {
   fn(schema);
+  if (!hasSubschemas(schema)) return;
   for (const key of SINGLE) if (isSchema(schema[key])) visitSchemas(schema[key], fn);
   for (const key of MAPS) {
     const map = schema[key];
@@ -57,7 +73,19 @@ export function visitSchemas(schema: Schema, fn: (node: Schema) => void): void {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // Most values are strings, numbers and booleans: no call for those.
+    if (Array.isArray(value)) {
+      for (let i = 0; i < (value as unknown[]).length; i++) {
+        const v = (value as unknown[])[i];
+        if (typeof v === 'object' && v !== null) deepFreeze(v);
+      }
+    } else {
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const v = (value as Record<string, unknown>)[keys[i]];
+        if (typeof v === 'object' && v !== null) deepFreeze(v);
+      }
+    }
   }
   return value;
 }

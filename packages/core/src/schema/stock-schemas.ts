@@ -16,9 +16,10 @@ import type { validationMetadataArrayToSchemas } from 'class-validator-jsonschem
 // Not re-exported from the package root: the `@JSONSchema()` record of a class or property.
 import { getMetadataSchema } from 'class-validator-jsonschema/build/decorators';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
-import { classValidator } from '../pipeline/validation-libraries.js';
+import { classValidator, validatorNames } from '../pipeline/validation-libraries.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
-import { buildConverters, type ConversionRecorder, type SchemaConverters } from './schema-converters.js';
+import { buildConverters, converterTable, type ConversionRecorder, type SchemaConverters } from './schema-converters.js';
+import { TYPE_MARK } from './schema-normaliser.js';
 import { DEFS_PREFIX, type DtoRefs } from './schema-refs.js';
 import type { Schema } from './schema-walk.js';
 import { validationMetadataOf, type ValidationMeta } from './validator-metadata.js';
@@ -48,27 +49,59 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
  */
 function mergeInto(target: Record<string, unknown>, source: unknown): Record<string, unknown> {
   if (!isObject(source)) return target;
-  for (const key in source) {
-    if (key === '__proto__' || (key === 'constructor' && typeof target[key] === 'function')) continue;
-    const value = (source as Record<string, unknown>)[key];
-    if (Array.isArray(value)) {
-      const into = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
-      target[key] = mergeInto(into as unknown as Record<string, unknown>, value);
-    } else if (isPlain(value)) {
-      const current = target[key];
-      target[key] = mergeInto(isObject(current) ? current : {}, value);
-    } else if (value !== undefined || !(key in target)) {
-      target[key] = value;
-    }
-  }
+  for (const key in source) mergeKey(target, key, (source as Record<string, unknown>)[key]);
   return target;
 }
 
-/** Groups like lodash's `groupBy` (an object, so keys come out in an object's order). */
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Record<string, T[]> {
-  const groups: Record<string, T[]> = Object.create(null) as Record<string, T[]>;
-  for (const item of items) (groups[keyOf(item)] ??= []).push(item);
-  return groups;
+/** One key of {@link mergeInto}. */
+function mergeKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' || (key === 'constructor' && typeof target[key] === 'function')) return;
+  if (Array.isArray(value)) {
+    const into = Array.isArray(target[key]) ? (target[key] as unknown[]) : [];
+    target[key] = mergeInto(into as unknown as Record<string, unknown>, value);
+  } else if (isPlain(value)) {
+    const current = target[key];
+    target[key] = mergeInto(isObject(current) ? current : {}, value);
+  } else if (value !== undefined || !(key in target)) {
+    target[key] = value;
+  }
+}
+
+/**
+ * `mergeInto(target, markType(result))` (see schema-converters.ts) without the marked copy: the
+ * result's keys but `type` in their order, then its `type` added to the `TYPE_MARK` set.
+ */
+function mergeMarked(target: Record<string, unknown>, result: unknown): Record<string, unknown> {
+  if (!isObject(result)) return target;
+  const type = result.type;
+  if (typeof type !== 'string') return mergeInto(target, result);
+  let marked = false;
+  const keys = Object.keys(result);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    if (key === 'type') continue;
+    if (key !== TYPE_MARK) mergeKey(target, key, result[key]);
+    else {
+      mergeMark(target, type);
+      marked = true;
+    }
+  }
+  if (!marked) mergeMark(target, type);
+  return target;
+}
+
+/** `mergeKey(target, TYPE_MARK, { [type]: true })`. */
+function mergeMark(target: Record<string, unknown>, type: string): void {
+  const current = target[TYPE_MARK];
+  const mark = isObject(current) ? current : {};
+  if (type !== '__proto__' && !(type === 'constructor' && typeof mark[type] === 'function')) mark[type] = true;
+  target[TYPE_MARK] = mark;
+}
+
+/** A property whose class-transformer `@Type()` reflects a Map, as `applyConverters` tests it (by constructing one). */
+function mapTyped(meta: ValidationMeta): boolean {
+  const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
+  return !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
 }
 
 /** class-validator-jsonschema's `applyDecorators`: the `@JSONSchema()` of a class or property on top. */
@@ -80,35 +113,75 @@ function withJsonSchemaDecorator(schema: Schema, target: ClassType, options: Cvj
   return mergeInto(mergeInto({}, schema), extra);
 }
 
+/** class-transformer's `@Exclude()` and `@Expose()` records by class, each class read once. */
+class TransformerFacts {
+  private readonly excludes = new Map<unknown, Set<unknown>>();
+  private readonly exposes = new Map<unknown, Map<unknown, { options: { name?: string } }>>();
+
+  /**
+   * The properties `findExcludeMetadata(target, property)` finds a record for: those of `target`
+   * and its ancestors, which is what `getExcludedMetadatas` lists.
+   */
+  excluded(target: unknown): Set<unknown> {
+    let set = this.excludes.get(target);
+    if (!set) {
+      set = new Set(classTransformerStorage.getExcludedMetadatas(target as ClassType).map((m) => m.propertyName));
+      this.excludes.set(target, set);
+    }
+    return set;
+  }
+
+  /** The first `@Expose()` record per property, as `getExposedMetadatas(target).find(...)` returns it. */
+  exposed(target: unknown): Map<unknown, { options: { name?: string } }> {
+    let map = this.exposes.get(target);
+    if (!map) {
+      map = new Map();
+      for (const e of classTransformerStorage.getExposedMetadatas(target as ClassType)) if (!map.has(e.propertyName)) map.set(e.propertyName, e);
+      this.exposes.set(target, map);
+    }
+    return map;
+  }
+}
+
 /** Stock schemas by class, plus what the converters reported while producing them. */
 export class StockSchemas {
   private readonly untyped = new Map<ClassType, string>();
-  private cvjs?: { options: CvjsOptions; converters: Record<string, Converter> };
+  private cvjs?: { options: CvjsOptions; converters: Record<string, Converter>; raw: Map<unknown, Converter> };
 
   constructor(private readonly refs: DtoRefs) {}
 
-  /** The stock schema of `dto` (or of its nearest ancestor with validation metadata); `{}` for none. */
-  of(dto: ClassType): Schema {
-    const storage = classValidator().getMetadataStorage();
+  /**
+   * The stock schema of `dto` (or of its nearest ancestor with validation metadata); `{}` for none.
+   * `records` are `validationMetadataOf(dto)`, for a caller that has them already; they are read,
+   * never changed.
+   */
+  of(dto: ClassType, records: ValidationMeta[] = validationMetadataOf(dto)): Schema {
+    const storage = validatorNames().getMetadataStorage();
     // As `populateMetadatasWithConstraints`: a custom constraint's records are converted under
-    // the constraint's name; copies, since `@Expose({ name })` renames their property.
-    const metas = validationMetadataOf(dto).map((meta): ValidationMeta => {
-      const constraint = meta.constraintCls ? storage.getTargetValidatorConstraints(meta.constraintCls) : [];
-      return constraint.length > 0 ? { ...meta, type: constraint[0].name } : { ...meta };
-    });
+    // the constraint's name. Kept beside the records rather than in copies of them: converters
+    // read a record's constraints, target and property, never its type.
+    const types = new Array<string>(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const meta = records[i];
+      const constraint = meta.constraintCls ? storage.getTargetValidatorConstraints(meta.constraintCls) : undefined;
+      types[i] = constraint !== undefined && constraint.length > 0 ? constraint[0].name : meta.type;
+    }
     // As `targetConstructorToSchema`: the schema named after the class or its nearest ancestor
     // that has records under its name.
-    const nameOf = (target: unknown): string => (target as { name: string }).name;
-    for (const c of ancestry(dto)) {
+    const chain = ancestry(dto);
+    for (let a = 0; a < chain.length; a++) {
+      const c = chain[a];
       if (!c.name) return {};
-      const own = metas.filter((m) => nameOf(m.target) === c.name);
-      if (own.length > 0) return this.convert(own, metas);
+      const own: number[] = [];
+      for (let i = 0; i < records.length; i++) if ((records[i].target as { name: string }).name === c.name) own.push(i);
+      if (own.length > 0) return this.convert(own, records, types);
     }
     return {};
   }
 
   /** A `@ValidateNested()` property of `dto` (or a base class) that has no `@Type()`; after {@link of}. */
   untypedPropertyOf(dto: ClassType): string | undefined {
+    if (this.untyped.size === 0) return undefined;
     for (const c of ancestry(dto)) {
       const property = this.untyped.get(c);
       if (property !== undefined) return property;
@@ -116,49 +189,98 @@ export class StockSchemas {
     return undefined;
   }
 
-  /** One group of `validationMetadataArrayToSchemas`: the class of `own[0]`, with what it inherits from `all`. */
-  private convert(own: ValidationMeta[], all: ValidationMeta[]): Schema {
-    const { options, converters } = this.options();
-    const { IS_EMPTY, ValidationTypes } = classValidator();
-    const target = own[0].target as ClassType;
-    const inherited = all.filter(
-      (d) =>
-        d.target instanceof Function &&
-        (target.prototype as object) instanceof d.target &&
-        !all.some((m) => m.propertyName === d.propertyName && m.target === target && m.type === d.type),
-    );
-    const excluded = (t: unknown, property: string) => !!classTransformerStorage.findExcludeMetadata(t as ClassType, property);
-    const metas = own
-      .concat(inherited)
-      .filter((m) => !excluded(m.target, m.propertyName) && !excluded(target, m.propertyName))
-      .map((m) => {
-        const exposed = classTransformerStorage.getExposedMetadatas(m.target as ClassType).find((e) => e.propertyName === m.propertyName);
-        if (exposed?.options.name) m.propertyName = exposed.options.name;
-        return m;
-      });
+  /**
+   * One group of `validationMetadataArrayToSchemas`: the class of `all[own[0]]`, with what it
+   * inherits from `all`. Records are handled by index, with their converted `types` beside them.
+   */
+  private convert(own: number[], all: ValidationMeta[], types: string[]): Schema {
+    const { options, converters, raw } = this.options();
+    const { IS_EMPTY, ValidationTypes } = validatorNames();
+    const target = all[own[0]].target as ClassType;
+    const prototype = target.prototype as object;
+    // Usually every record is the class's own: no ancestor's to add, one class to ask about.
+    let mixed = false;
+    for (let i = 0; i < all.length && !mixed; i++) mixed = all[i].target !== target;
+    // The records of ancestors (by `instanceof`, as the library does) that `target` does not redeclare.
+    const entries = own.slice();
+    for (let i = 0; i < all.length && mixed; i++) {
+      const d = all[i];
+      if (!(d.target instanceof Function && prototype instanceof d.target)) continue;
+      let redeclared = false;
+      for (let j = 0; j < all.length && !redeclared; j++) {
+        const m = all[j];
+        redeclared = m.propertyName === d.propertyName && m.target === target && types[j] === types[i];
+      }
+      if (!redeclared) entries.push(i);
+    }
+    // `@Exclude()` and `@Expose({ name })`, looked up once per class instead of once per record.
+    const transformer = new TransformerFacts();
+    const excludedHere = transformer.excluded(target);
+    const kept: number[] = mixed || excludedHere.size > 0 ? [] : entries;
+    for (let e = 0; kept !== entries && e < entries.length; e++) {
+      const i = entries[e];
+      const { target: t, propertyName } = all[i];
+      if ((t === target ? excludedHere : transformer.excluded(t)).has(propertyName) || excludedHere.has(propertyName)) continue;
+      kept.push(i);
+    }
+    // The library renames its records in place, so a record listed twice (an ancestor of the
+    // same name) is renamed twice and ends with its last name: so does `names`. Made only for a rename.
+    const exposedHere = transformer.exposed(target);
+    let names: string[] | undefined;
+    for (let k = 0; (mixed || exposedHere.size > 0) && k < kept.length; k++) {
+      const i = kept[k];
+      const { target: t, propertyName } = all[i];
+      const exposed = t === target ? exposedHere : transformer.exposed(t);
+      if (exposed.size === 0) continue;
+      const name = exposed.get(names ? names[i] : propertyName)?.options.name;
+      if (name) (names ??= all.map((m) => m.propertyName))[i] = name;
+    }
+    // lodash's `groupBy`: an object, so keys come out in an object's order.
+    const groups = Object.create(null) as Record<string, number[]>;
+    for (let k = 0; k < kept.length; k++) {
+      const i = kept[k];
+      (groups[names ? names[i] : all[i].propertyName] ??= []).push(i);
+    }
     const properties: Record<string, Schema> = {};
-    for (const [property, list] of Object.entries(groupBy(metas, (m) => m.propertyName))) {
+    const required: string[] = [];
+    const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
+    const custom = ValidationTypes.CUSTOM_VALIDATION;
+    for (const property in groups) {
       const merged: Record<string, unknown> = {};
-      for (const meta of list) mergeInto(merged, this.converted(meta, converters, options));
+      let isRequired = true;
+      // Whether the property is a Map (class-transformer's `@Type`), found once per class and property.
+      let lastTarget: unknown;
+      let lastName: string | undefined;
+      let isMap = false;
+      const list = groups[property];
+      for (let k = 0; k < list.length; k++) {
+        const i = list[k];
+        const record = all[i];
+        const name = names ? names[i] : record.propertyName;
+        const meta = name === record.propertyName ? record : { ...record, propertyName: name };
+        if (meta.target !== lastTarget || name !== lastName) {
+          lastTarget = meta.target;
+          lastName = name;
+          isMap = mapTyped(meta);
+        }
+        if (isRequired && optional.has(types[i])) isRequired = false;
+        const converter = converters[types[i]] || converters[custom];
+        // The usual record: its converter's own result, merged with its type marked on the way.
+        if (!meta.each && raw.has(converter)) {
+          const stock = raw.get(converter);
+          if (!meta.validateIf) mergeMarked(merged, typeof stock === 'function' ? (stock as ConverterFn)(meta as never, options as never) : stock);
+          continue;
+        }
+        const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
+        // class-validator-jsonschema's `applyConverters`: `each` is about the elements.
+        mergeInto(merged, !meta.each ? items : isMap ? { additionalProperties: { ...(items as object) }, type: 'object' } : { items, type: 'array' });
+      }
       properties[property] = withJsonSchemaDecorator(merged, target, options, property);
+      if (isRequired) required.push(property);
     }
     const schema: Schema = { properties, type: 'object' };
-    const optional = new Set<string>([ValidationTypes.CONDITIONAL_VALIDATION, IS_EMPTY]);
-    const required = Object.entries(groupBy(metas, (m) => m.propertyName))
-      .filter(([, list]) => !list.some((m) => optional.has(m.type)))
-      .map(([name]) => name);
     if (required.length > 0) schema.required = required;
     return withJsonSchemaDecorator(schema, target, options, target.name);
-  }
-
-  /** class-validator-jsonschema's `applyConverters`, for one record. */
-  private converted(meta: ValidationMeta, converters: Record<string, Converter>, options: CvjsOptions): unknown {
-    const typeMeta = classTransformerStorage.findTypeMetadata(meta.target as ClassType, meta.propertyName) as { reflectedType?: new () => unknown } | undefined;
-    const isMap = !!typeMeta?.reflectedType && new typeMeta.reflectedType() instanceof Map;
-    const converter = converters[meta.type] || converters[classValidator().ValidationTypes.CUSTOM_VALIDATION];
-    const items = typeof converter === 'function' ? (converter as ConverterFn)(meta as never, options as never) : converter;
-    if (meta.each && isMap) return { additionalProperties: { ...(items as object) }, type: 'object' };
-    return meta.each ? { items, type: 'array' } : items;
   }
 
   private options(): NonNullable<StockSchemas['cvjs']> {
@@ -169,14 +291,17 @@ export class StockSchemas {
         if (!this.untyped.has(target)) this.untyped.set(target, property);
       },
     };
-    const additionalConverters = buildConverters(recorder, DEFS_PREFIX);
+    const table = converterTable(recorder, DEFS_PREFIX);
+    const additionalConverters = buildConverters(recorder, DEFS_PREFIX, table);
     const options: CvjsOptions = {
       classValidatorMetadataStorage: classValidator().getMetadataStorage(),
       classTransformerMetadataStorage: classTransformerStorage as never,
       refPointerPrefix: DEFS_PREFIX,
       additionalConverters,
     };
+    // Each wrapped converter's own converter, for `mergeMarked`.
+    const raw = new Map<unknown, Converter>(Object.keys(table).map((name) => [additionalConverters[name], table[name]]));
     // `buildConverters` already holds the stock converters, wrapped.
-    return (this.cvjs = { options, converters: additionalConverters as Record<string, Converter> });
+    return (this.cvjs = { options, converters: additionalConverters as Record<string, Converter>, raw });
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { getMetadataStorage as getValidatorStorage } from 'class-validator';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
-import { classValidator } from '../pipeline/validation-libraries.js';
+import { validatorNames } from '../pipeline/validation-libraries.js';
 
 type Storage = ReturnType<typeof getValidatorStorage>;
 /** One class-validator metadata record. */
@@ -43,7 +43,7 @@ function positionOf(storage: Storage, map: Map<unknown, ValidationMeta[]>, targe
  * same order, without visiting unrelated classes.
  */
 export function validationMetadataOf(dto: ClassType): ValidationMeta[] {
-  const storage = classValidator().getMetadataStorage();
+  const storage = validatorNames().getMetadataStorage();
   const map = recordsByClass(storage);
   if (!map) return storage.getTargetValidationMetadatas(dto, '', true, false);
   const own = map.get(dto) ?? [];
