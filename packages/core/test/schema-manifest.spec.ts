@@ -17,6 +17,7 @@ beforeEach(() => getMetadataStorage().reset());
 const version = (file: string) => (JSON.parse(readFileSync(require.resolve(file), 'utf8')) as { version: string }).version;
 const VERSIONS = {
   '@typemcp/core': version('../package.json'),
+  '@typemcp/protocol': version('@typemcp/protocol/package.json'),
   'class-validator': version('class-validator/package.json'),
   'class-transformer': version('class-transformer/package.json'),
   'class-validator-jsonschema': version('class-validator-jsonschema/package.json'),

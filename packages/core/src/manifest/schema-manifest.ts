@@ -79,16 +79,39 @@ function versions(): Record<string, string> {
   };
   const result: Record<string, string> = {
     // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
-    '@typemcp/core': read(() => path.join(__dirname, '..', '..', 'package.json')),
+    '@typemcp/core': read(() => path.join(CORE_DIR, 'package.json')),
+    '@typemcp/protocol': read(() => path.join(PROTOCOL_DIR, 'package.json')),
   };
   // Each library's package.json, resolved as core resolves the library.
   for (const name of LIBRARIES) result[name] = read(() => require.resolve(`${name}/package.json`));
   return result;
 }
 
-/** Project files loaded so far: CommonJS modules outside node_modules (the code that builds the schemas). */
-function loadedProjectFiles(): string[] {
-  return Object.keys(require.cache).filter((file) => path.isAbsolute(file) && !file.includes(NODE_MODULES) && existsSync(file));
+/** A package's directory as its files appear in require.cache (real paths), with a trailing separator. */
+function packageDir(packageJson: string): string {
+  const dir = path.dirname(packageJson);
+  try {
+    return realpathSync(dir) + path.sep;
+  } catch {
+    return dir + path.sep;
+  }
+}
+// Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
+const CORE_DIR = packageDir(path.join(__dirname, '..', '..', 'package.json'));
+const PROTOCOL_DIR = packageDir(require.resolve('@typemcp/protocol/package.json'));
+
+/**
+ * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
+ * schemas). @typemcp/core's and @typemcp/protocol's own files are left out wherever they are
+ * (linked from a workspace, as in this repository): their versions are in the fingerprint.
+ * `check` drops entries whose file is gone (writing); start-up skips those stat calls, since a
+ * file that is gone fails its hash anyway.
+ */
+function loadedProjectFiles(check = false): string[] {
+  return Object.keys(require.cache).filter(
+    (file) =>
+      path.isAbsolute(file) && !file.includes(NODE_MODULES) && !file.startsWith(CORE_DIR) && !file.startsWith(PROTOCOL_DIR) && (!check || existsSync(file)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +142,7 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
   const target = path.resolve(file);
   const dir = path.dirname(target);
   const entry = process.argv[1] ? resolveEntry(process.argv[1]) : undefined;
-  const loaded = loadedProjectFiles();
+  const loaded = loadedProjectFiles(true);
   if (entry && !loaded.includes(entry)) {
     throw new Error(
       `${entry} is not a CommonJS module: the schema manifest fingerprints the project's CommonJS files (require.cache), so an ES module entry cannot have one`,
