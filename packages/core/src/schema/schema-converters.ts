@@ -120,7 +120,11 @@ export function converterTable(recorder: ConversionRecorder, refPrefix: string):
  * Every converter (stock ones included, since they are merged with `lodash.merge` where the last
  * `type` wins: `@Min(1) @IsInt()` came out as `number`), wrapped to mark their types.
  */
-export function buildConverters(recorder: ConversionRecorder, refPrefix: string, table = converterTable(recorder, refPrefix)): SchemaConverters {
+export function buildConverters(
+  recorder: ConversionRecorder,
+  refPrefix: string,
+  table: Record<string, Converter> = converterTable(recorder, refPrefix),
+): SchemaConverters {
   const wrapped: SchemaConverters = {};
   for (const [name, converter] of Object.entries(table)) {
     // A validator with its own `validateIf` may not run at all: it constrains nothing the
