@@ -25,12 +25,17 @@ export interface RedisStateOptions {
   requestStateKeys?: readonly string[];
 }
 
-export function checkRedisOptions(options: RedisStateOptions): void {
+/** The connection options redisState() and redisTaskStore() share. */
+function checkConnectionOptions(options: Pick<RedisStateOptions, 'url' | 'prefix' | 'commandTimeoutMs' | 'connectTimeoutMs'>): void {
   check.object('options', options);
   check.string('url', options.url, false);
   check.string('prefix', options.prefix, false);
   check.ms('commandTimeoutMs', options.commandTimeoutMs, 1);
   check.ms('connectTimeoutMs', options.connectTimeoutMs, 1);
+}
+
+export function checkRedisOptions(options: RedisStateOptions): void {
+  checkConnectionOptions(options);
   check.integer('maxEventsPerStream', options.maxEventsPerStream, 1, Number.MAX_SAFE_INTEGER);
   check.ms('eventTtlMs', options.eventTtlMs, 1);
   check.integer('maxFollowers', options.maxFollowers, 1, Number.MAX_SAFE_INTEGER);
@@ -55,10 +60,6 @@ export interface RedisTaskStoreOptions {
 }
 
 export function checkTaskStoreOptions(options: RedisTaskStoreOptions): void {
-  check.object('options', options);
-  check.string('url', options.url, false);
-  check.string('prefix', options.prefix, false);
-  check.ms('commandTimeoutMs', options.commandTimeoutMs, 1);
-  check.ms('connectTimeoutMs', options.connectTimeoutMs, 1);
+  checkConnectionOptions(options);
   check.integer('maxTasksPerOwner', options.maxTasksPerOwner, 1, Number.MAX_SAFE_INTEGER);
 }

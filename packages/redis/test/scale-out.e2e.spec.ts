@@ -10,29 +10,25 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { createClient } from 'redis';
 import { HttpWireRecorder } from '../../../test/support/http-session';
 import { describeFailures, validateServerTraffic } from '../../../test/support/spec-schemas';
-import { startInstance, type Instance } from './support/cluster';
-import { RoundRobinProxy } from './support/round-robin-proxy';
-import { deleteKeys, describeWithRedis, REDIS_URL, redisUnavailable, testPrefix } from './support/redis-env';
+import { startCluster, type Cluster, type Instance } from './support/cluster';
+import type { RoundRobinProxy } from './support/round-robin-proxy';
+import { describeWithRedis, REDIS_URL, redisUnavailable, testPrefix } from './support/redis-env';
 
 const textOf = (r: unknown) => ((r as { content: { text: string }[] }).content[0]?.text ?? '') as string;
 const TIMEOUT = { timeout: 10_000 };
 
 describeWithRedis('several instances on Redis', redisUnavailable(), () => {
   const prefix = testPrefix('scale');
+  let cluster: Cluster | undefined;
   let instances: Instance[] = [];
   let proxy: RoundRobinProxy;
 
   beforeAll(async () => {
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(REDIS_URL, prefix)));
-    proxy = new RoundRobinProxy(instances.map((i) => i.url));
-    await proxy.start();
+    cluster = await startCluster(REDIS_URL, prefix);
+    ({ instances, proxy } = cluster);
   }, 30_000);
 
-  afterAll(async () => {
-    await proxy?.close();
-    await Promise.all(instances.map((i) => i.kill('SIGTERM')));
-    await deleteKeys(prefix);
-  });
+  afterAll(() => cluster?.stop());
 
   /** Sends pings until the next request goes to an instance other than `avoid`. */
   async function steerAwayFrom(client: Client, avoid: number[]): Promise<void> {
@@ -174,22 +170,19 @@ describeWithRedis('several instances on Redis', redisUnavailable(), () => {
 
 describeWithRedis('abandoned sessions on Redis', redisUnavailable(), () => {
   const prefix = testPrefix('ttl');
-  let instances: Instance[] = [];
+  let cluster: Cluster | undefined;
   let proxy: RoundRobinProxy;
   const redis = createClient({ url: REDIS_URL });
   redis.on('error', () => {});
 
   beforeAll(async () => {
     await redis.connect();
-    instances = await Promise.all([0, 1, 2].map(() => startInstance(REDIS_URL, prefix, { idleTimeoutMs: 10_000 })));
-    proxy = new RoundRobinProxy(instances.map((i) => i.url));
-    await proxy.start();
+    cluster = await startCluster(REDIS_URL, prefix, { idleTimeoutMs: 10_000 });
+    ({ proxy } = cluster);
   }, 30_000);
 
   afterAll(async () => {
-    await proxy?.close();
-    await Promise.all(instances.map((i) => i.kill('SIGTERM')));
-    await deleteKeys(prefix);
+    await cluster?.stop();
     redis.destroy();
   });
 

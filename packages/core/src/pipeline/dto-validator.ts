@@ -124,10 +124,11 @@ export class DtoValidator {
     let plan = plans.get(dto);
     if (!plan) {
       const ajv = direction === 'input' ? (this.inputAjv ??= newAjv(false)) : (this.outputAjv ??= newAjv(true));
-      const check = ajv.compile(this.schemas.forClass(dto));
+      const schema = this.schemas.forClass(dto);
+      const check = ajv.compile(schema);
       // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
       plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
-      if (direction === 'input') plan.scalars = copiedScalars(dto, Object.keys((this.schemas.forClass(dto).properties ?? {}) as object));
+      if (direction === 'input') plan.scalars = copiedScalars(dto, Object.keys((schema.properties ?? {}) as object));
       plans.set(dto, plan);
     }
     return plan;

@@ -2,6 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { RoundRobinProxy } from './round-robin-proxy';
+import { deleteKeys } from './redis-env';
 
 export interface Instance {
   readonly url: string;
@@ -45,6 +47,29 @@ export async function startInstance(redisUrl: string, prefix: string, options: I
     kill: async (signal = 'SIGKILL') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+    },
+  };
+}
+
+/** Three instances on one prefix behind a round-robin proxy (the scale-out specs' deployment). */
+export interface Cluster {
+  readonly instances: Instance[];
+  readonly proxy: RoundRobinProxy;
+  /** Closes the proxy, stops the instances (SIGTERM) and deletes the prefix's keys. */
+  stop(): Promise<void>;
+}
+
+export async function startCluster(redisUrl: string, prefix: string, options: InstanceOptions = {}): Promise<Cluster> {
+  const instances = await Promise.all([0, 1, 2].map(() => startInstance(redisUrl, prefix, options)));
+  const proxy = new RoundRobinProxy(instances.map((i) => i.url));
+  await proxy.start();
+  return {
+    instances,
+    proxy,
+    stop: async () => {
+      await proxy.close();
+      await Promise.all(instances.map((i) => i.kill('SIGTERM')));
+      await deleteKeys(prefix);
     },
   };
 }
