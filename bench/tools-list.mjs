@@ -1,12 +1,13 @@
 // tools/list with 500 tools of 10 fields each: TypeMCP (decorated services, class-validator
-// DTOs) against the official SDK 1.x McpServer (zod shapes), in one process, one run.
+// DTOs) against the official SDK 1.x McpServer (zod shapes), in one run.
 // Both servers are driven in memory by the same raw JSON-RPC requests, so what is timed is the
 // server's own work per tools/list. TypeMCP builds schemas once at start-up; the SDK converts
 // zod to JSON Schema on every tools/list (typescript-sdk#1847).
 // `typemcp-manifest` is the same TypeMCP server with its schema manifest (what `typemcp build`
 // writes, generated once before the rounds): its start-up reads the manifest and verifies its
 // fingerprint instead of deriving the schemas. `typemcp` derives them (schemaManifest: false).
-// Each round is a fresh child process (start-up is only honest in a new process); the parent takes
+// Each server of each round is a fresh child process (start-up is only honest in a new process:
+// measured second in one process, after TypeMCP, the SDK started 25-35% faster); the parent takes
 // medians over rounds and, unless --no-write, saves every round to bench/results/tools-list.json
 // and re-renders bench/README.md and its charts.
 //
@@ -117,17 +118,19 @@ async function measure(name, build) {
 }
 
 if (opts.child) {
-  // One start-up each: a second TypeMCP build in the same process would see the first one's 500
-  // DTO classes still in class-validator's global storage (it cannot be reset).
-  if (opts.only === 'typemcp-manifest') {
-    // The timed start-up includes reading the manifest and verifying its fingerprint.
-    const rows = [await measure('typemcp-manifest', async () => typemcpServer(opts.manifest))];
-    process.stdout.write(`${JSON.stringify(rows)}\n`);
-  } else {
-    const rows = [await measure('typemcp', async () => typemcpServer(false))];
-    if (opts.only !== 'typemcp') rows.push(await measure('sdk1', sdkServer));
-    process.stdout.write(`${JSON.stringify(rows)}\n`);
-  }
+  // One server per process, each measured from a fresh start: a second TypeMCP build in the same
+  // process would see the first one's 500 DTO classes still in class-validator's global storage
+  // (it cannot be reset), and whichever server went second would start in a heap and JIT the
+  // first one had already warmed (the SDK measured after TypeMCP in one process started 25-35%
+  // faster than on its own).
+  const row =
+    opts.only === 'typemcp-manifest'
+      ? // The timed start-up includes reading the manifest and verifying its fingerprint.
+        await measure('typemcp-manifest', async () => typemcpServer(opts.manifest))
+      : opts.only === 'sdk1'
+        ? await measure('sdk1', sdkServer)
+        : await measure('typemcp', async () => typemcpServer(false));
+  process.stdout.write(`${JSON.stringify([row])}\n`);
 } else {
   const names = ['typemcp', 'typemcp-manifest', 'sdk1', ...(opts.baseline ? ['typemcp-base'] : [])];
   const perServer = Object.fromEntries(names.map((n) => [n, []]));
@@ -140,21 +143,20 @@ if (opts.child) {
     env: { ...process.env, TYPEMCP_MANIFEST_OUT: manifest },
   });
   if (build.status !== 0 || !fs.existsSync(manifest)) throw new Error(`manifest generation exited ${build.status ?? build.signal}`);
-  /** One child process: `kind` undefined (typemcp and sdk1), 'manifest' or 'base'. */
+  /** One child process, one server: `kind` is its row's name. */
   const child = (kind) => {
-    const only = kind === 'manifest' ? ['--only', 'typemcp-manifest', '--manifest', manifest] : kind === 'base' ? ['--only', 'typemcp'] : [];
+    const only = kind === 'typemcp-manifest' ? ['--only', kind, '--manifest', manifest] : ['--only', kind === 'typemcp-base' ? 'typemcp' : kind];
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS), ...only], {
       stdio: ['ignore', 'pipe', 'inherit'],
       encoding: 'utf8',
-      ...(kind === 'base' ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
+      ...(kind === 'typemcp-base' ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
     });
     if (run.status !== 0) throw new Error(`child exited ${run.status ?? run.signal}`);
-    return JSON.parse(run.stdout).map((row) => (kind === 'base' ? { ...row, name: 'typemcp-base' } : row));
+    return JSON.parse(run.stdout).map((row) => ({ ...row, name: kind }));
   };
-  const kinds = [undefined, 'manifest', ...(opts.baseline ? ['base'] : [])];
   for (let round = 0; round < opts.rounds; round++) {
     // The processes take turns going first.
-    const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
+    const order = names.map((_, i) => names[(i + round) % names.length]);
     for (const row of order.flatMap(child)) perServer[row.name].push({ startupMs: row.startupMs, listMs: row.listMs, tools: row.tools, bytes: row.bytes });
     console.log(
       `round ${round + 1}/${opts.rounds}: ${names.map((n) => `${n} start-up ${perServer[n].at(-1).startupMs.toFixed(0)} ms, tools/list ${perServer[n].at(-1).listMs.toFixed(3)} ms`).join('; ')}`,
@@ -171,7 +173,7 @@ if (opts.child) {
     const file = saveResults(benchDir, 'tools-list', {
       command: ['node', 'bench/tools-list.mjs', ...argv].join(' '),
       rounds: opts.rounds,
-      config: { tools: TOOLS, fields: FIELDS, calls: CALLS },
+      config: { tools: TOOLS, fields: FIELDS, calls: CALLS, serverPerProcess: true },
       servers: names.map((name) => ({ name, rounds: perServer[name] })),
     });
     writeReport(benchDir);

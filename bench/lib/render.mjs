@@ -184,7 +184,9 @@ function toolsListSection(doc) {
   const c = doc.config;
   return [
     header(doc, [
-      `- Each run: a fresh process builds both servers (${c.tools} tools × ${c.fields} fields), then times ${c.calls} tools/list calls to each (median)`,
+      c.serverPerProcess
+        ? `- Each run: a fresh process per server builds it (${c.tools} tools × ${c.fields} fields), then times ${c.calls} tools/list calls (median)`
+        : `- Each run: a fresh process builds both servers (${c.tools} tools × ${c.fields} fields), then times ${c.calls} tools/list calls to each (median)`,
     ]),
     '',
     '| server | tools listed | start-up ms | ms per tools/list | response bytes |',

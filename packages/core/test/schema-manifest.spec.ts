@@ -27,7 +27,7 @@ let fileCount = 0;
 /** Writes a manifest (a fresh file each time: verdicts are kept per file and process); returns its path. */
 function manifest(schemas: Record<string, { dto: string; schema: JsonObject }>, fingerprint: { versions?: object; files?: object } = {}): string {
   const file = path.join(dir, `m${++fileCount}.json`);
-  writeFileSync(file, JSON.stringify({ format: 1, fingerprint: { versions: VERSIONS, files: {}, ...fingerprint }, schemas }));
+  writeFileSync(file, JSON.stringify({ format: 2, fingerprint: { versions: VERSIONS, files: {}, ...fingerprint }, schemas }));
   return file;
 }
 

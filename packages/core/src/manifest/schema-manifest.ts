@@ -4,16 +4,16 @@
  * instead of deriving them (about 0.3 ms per DTO, 150 ms for 500 tools of 10 fields).
  *
  * A manifest is only used while it provably describes the code that runs: it carries a
- * fingerprint (sha256 of every project file the build loaded, the versions of the libraries that
- * derive schemas, and the schema options) that start-up verifies. Any difference and it is
+ * fingerprint (the length and CRC-32 of every project file the build loaded, the versions of the
+ * libraries that derive schemas, and the schema options) that start-up verifies. Any difference and it is
  * ignored with one warning: schemas are derived at run time, as without it.
  *
  * Writing: when `TYPEMCP_MANIFEST_OUT` is set, servers record every schema they derive, and the
  * first `listen()` writes the file there and ends the process (see `writeSchemaManifest`).
  */
-import type * as Crypto from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { JsonObject } from '@typemcp/protocol';
 import { CoreErrorCode } from '../errors.js';
 import type { DefinitionWarning } from '../server/server-options.interface.js';
@@ -24,7 +24,8 @@ export const MANIFEST_FILE = 'typemcp.manifest.json';
 // `typemcp build`, is where the first listen() writes the manifest (then the process ends);
 // TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use.
 
-const FORMAT = 1;
+// Format 2: files are fingerprinted by length and CRC-32 (format 1 had sha256).
+const FORMAT = 2;
 /** The libraries whose versions decide what a DTO's schema is. */
 const LIBRARIES = ['class-validator', 'class-transformer', 'class-validator-jsonschema'] as const;
 
@@ -40,14 +41,14 @@ export interface SchemaManifestFile {
   fingerprint: {
     /** `@typemcp/core` and the schema libraries. */
     versions: Record<string, string>;
-    /** sha256 (hex) of each project file the build loaded, by path relative to the manifest. */
+    /** `<length>:<CRC-32 in hex>` of each project file the build loaded, by path relative to the manifest. */
     files: Record<string, string>;
   };
   /** By {@link schemaKey}. */
   schemas: Record<string, ManifestEntry>;
 }
 
-/** A verified manifest: its schemas (frozen, shared by every server of the process). */
+/** A verified manifest: its schemas (shared by every server of the process; frozen when first used). */
 export interface LoadedManifest {
   file: string;
   schemas: ReadonlyMap<string, ManifestEntry>;
@@ -61,9 +62,17 @@ export function schemaKey(origin: string, role: 'input' | 'output', options: str
   return options ? `${origin}:${role}:${options}` : `${origin}:${role}`;
 }
 
-// node:crypto loads when a manifest is written or verified, not with core (see lazy-crypto.spec.ts).
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose
-const sha256 = (file: string) => (require('node:crypto') as typeof Crypto).createHash('sha256').update(readFileSync(file)).digest('hex');
+/**
+ * A file's fingerprint: its length and CRC-32. The manifest guards against accidental drift (a
+ * rebuild without `typemcp build`), not against tampering: whoever can write the build output
+ * can write the code itself. Length and CRC-32 catch every such edit a hash would, and zlib
+ * loads in about 1 ms where node:crypto takes 5-15 ms, which a stdio server pays at every start
+ * (see lazy-crypto.spec.ts).
+ */
+function fileFingerprint(file: string): string {
+  const bytes = readFileSync(file);
+  return `${bytes.length}:${crc32(bytes).toString(16)}`;
+}
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
@@ -149,7 +158,7 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
     );
   }
   const files: Record<string, string> = {};
-  for (const loadedFile of loaded.sort()) files[toPosix(path.relative(dir, loadedFile))] = sha256(loadedFile);
+  for (const loadedFile of loaded.sort()) files[toPosix(path.relative(dir, loadedFile))] = fileFingerprint(loadedFile);
   const schemas: Record<string, ManifestEntry> = {};
   for (const key of [...recorded.keys()].sort()) {
     const value = recorded.get(key);
@@ -183,25 +192,17 @@ export function staleness(manifest: SchemaManifestFile, file: string): string | 
   }
   const dir = path.dirname(file);
   const listed = new Set<string>();
-  for (const [relative, hash] of Object.entries(manifest.fingerprint.files)) {
+  for (const [relative, fingerprint] of Object.entries(manifest.fingerprint.files)) {
     const absolute = path.resolve(dir, relative);
     listed.add(absolute);
     if (!existsSync(absolute)) return `${relative} is gone`;
-    if (sha256(absolute) !== hash) return `${relative} changed`;
+    if (fileFingerprint(absolute) !== fingerprint) return `${relative} changed`;
   }
   // A file of the build output that the build did not load (loaded by a directory scan, say).
   for (const loaded of loadedProjectFiles()) {
     if (!listed.has(loaded) && !path.relative(dir, loaded).startsWith('..')) return `${toPosix(path.relative(dir, loaded))} is not in it`;
   }
   return undefined;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function isManifest(value: unknown): value is SchemaManifestFile {
@@ -249,7 +250,7 @@ export function loadSchemaManifest(option: string | false | undefined, warn: (wa
       if (!isManifest(parsed)) why = 'it is not a TypeMCP schema manifest';
       else {
         why = staleness(parsed, file);
-        if (!why) result = { file, schemas: new Map(Object.entries(deepFreeze(parsed.schemas))) };
+        if (!why) result = { file, schemas: new Map(Object.entries(parsed.schemas)) };
       }
     } catch (error) {
       why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;

@@ -7,6 +7,7 @@
 import type { JsonObject } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoSchema, DtoSchemaFactory, DtoSchemaOptions, UnknownFields } from '../schema/index.js';
+import { deepFreeze } from '../schema/schema-walk.js';
 import { recordSchema, schemaKey, type LoadedManifest } from './schema-manifest.js';
 
 /** The role of a DTO for the method that uses it. */
@@ -56,7 +57,8 @@ export class ManifestSchemas implements SchemaSource {
     const entry = this.manifest?.schemas.get(key);
     // The name guards against a server that serves another class under the same method name.
     if (entry && entry.dto === dto.name) {
-      const schema = entry.schema as DtoSchema;
+      // Frozen like a derived schema (shared between tools and servers); only the ones used.
+      const schema = deepFreeze(entry.schema) as DtoSchema;
       if (!this.fromManifest.has(dto)) this.fromManifest.set(dto, schema);
       return schema;
     }
