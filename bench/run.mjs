@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClient } from './lib/client.mjs';
-import { runSeq, runPipe, runBig } from './lib/scenarios.mjs';
+import { runSeq, runSeqSliced, runPipe, runBig } from './lib/scenarios.mjs';
 import { median, pairedRatios } from './lib/stats.mjs';
 import { pairedTable, resultsTable, perRoundTable, machineLine } from './lib/report.mjs';
 import { saveResults } from './lib/results.mjs';
@@ -29,8 +29,8 @@ const SERVERS = [
 ];
 
 const PRESETS = {
-  full: { rounds: 7, warmup: 2000, seqN: 8000, pipeN: 60000, depth: 64, big1N: 20, big8N: 8 },
-  quick: { rounds: 1, warmup: 500, seqN: 1000, pipeN: 5000, depth: 64, big1N: 3, big8N: 2 },
+  full: { rounds: 7, warmup: 2000, seqN: 8000, seqSlice: 250, pipeN: 60000, depth: 64, big1N: 20, big8N: 8 },
+  quick: { rounds: 1, warmup: 500, seqN: 1000, seqSlice: 250, pipeN: 5000, depth: 64, big1N: 3, big8N: 2 },
 };
 const SCENARIO_TIMEOUT_MS = 120_000;
 
@@ -132,8 +132,8 @@ if (active.length === 0) {
   process.exit(1);
 }
 
+// seq runs first in each round, in slices across the servers (runSeqSliced); the rest per server.
 const SCENARIOS = [
-  ['seq', (c) => runSeq(c, cfg.seqN)],
   ['pipe', (c) => runPipe(c, cfg.pipeN, cfg.depth)],
   ['big1', async (c) => (await runBig(c, MiB, cfg.big1N)).ms],
   ['big8', async (c) => (await runBig(c, 8 * MiB, cfg.big8N)).ms],
@@ -143,8 +143,17 @@ for (let round = 0; round < cfg.rounds; round++) {
   const live = active.filter((s) => !failures.has(s.name));
   const order = live.map((_, i) => live[(i + round) % live.length]); // rotate each round
   console.log(`\nround ${round + 1}/${cfg.rounds}: ${order.map((s) => s.name).join(' → ')}`);
+  const seq = await runSeqSliced(order, cfg.seqN, cfg.seqSlice, async (s, fn) => {
+    try {
+      return await withTimeout(fn(s.client), SCENARIO_TIMEOUT_MS, `${s.name} seq`, () => s.client.killNow());
+    } catch (err) {
+      fail(s, err);
+      return undefined;
+    }
+  });
   for (const s of order) {
-    const result = {};
+    if (!seq.has(s)) continue;
+    const result = { seq: seq.get(s) };
     try {
       for (const [key, fn] of SCENARIOS) {
         result[key] = await withTimeout(fn(s.client), SCENARIO_TIMEOUT_MS, `${s.name} ${key}`, () => s.client.killNow());

@@ -139,7 +139,9 @@ function stdioSection(doc) {
   const failures = Object.entries(doc.failures ?? {}).map(([name, msg]) => `- **${name} FAILED**: ${msg}`);
   return [
     header(doc, [
-      '- Order: interleaved rounds, server order rotated each round; one child per server for the whole run',
+      c.seqSlice
+        ? `- Order: interleaved rounds, server order rotated each round; seq in slices of ${c.seqSlice} calls taking turns across the servers; one child per server for the whole run`
+        : '- Order: interleaved rounds, server order rotated each round; one child per server for the whole run',
       `- N: warm-up ${c.warmup} seq + ${c.warmup} pipelined + 2×1 MiB; seq ${c.seqN}; pipe${c.depth} ${c.pipeN}; 1 MiB ×${c.big1N}; 8 MiB ×${c.big8N}`,
       `- Servers: ${doc.servers.map((s) => s.name).join(', ')}`,
     ]),

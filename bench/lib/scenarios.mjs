@@ -44,6 +44,12 @@ function callChecked(client, id, data, a, b) {
 
 /** n sequential calls, one in flight. */
 export async function runSeq(client, n) {
+  const { lat, elapsedNs } = await seqSamples(client, n);
+  return summarize(lat, elapsedNs);
+}
+
+/** n sequential calls, one in flight: each call's µs and the time they took together (ns). */
+export async function seqSamples(client, n) {
   const lat = new Float64Array(n);
   const t0 = now();
   for (let i = 0; i < n; i++) {
@@ -53,7 +59,41 @@ export async function runSeq(client, n) {
     await callChecked(client, id, line, i, 7);
     lat[i] = Number(now() - s) / 1e3;
   }
-  return summarize(lat, now() - t0);
+  return { lat, elapsedNs: now() - t0 };
+}
+
+/**
+ * Sequential calls side by side: `n` per server, run as slices of `slice` calls that take turns
+ * across the servers (the order rotated every slice), so that a slow spell of the machine, which
+ * lasts longer than one slice, falls on every server alike instead of on whichever ran then.
+ * `run(server, fn)` runs one slice (timeouts and failures are the caller's); a server whose slice
+ * fails leaves the rotation. Returns the summaries by server.
+ */
+export async function runSeqSliced(servers, n, slice, run) {
+  const parts = new Map(servers.map((s) => [s, { lat: [], elapsedNs: 0n }]));
+  for (let k = 0; k * slice < n; k++) {
+    const size = Math.min(slice, n - k * slice);
+    const live = [...parts.keys()];
+    for (let i = 0; i < live.length; i++) {
+      const server = live[(i + k) % live.length];
+      const part = parts.get(server);
+      const done = await run(server, (client) => seqSamples(client, size));
+      if (!done) {
+        parts.delete(server);
+        continue;
+      }
+      part.lat.push(done.lat);
+      part.elapsedNs += done.elapsedNs;
+    }
+  }
+  const out = new Map();
+  for (const [server, part] of parts) {
+    const all = new Float64Array(part.lat.reduce((sum, l) => sum + l.length, 0));
+    let at = 0;
+    for (const l of part.lat) all.set(l, (at += l.length) - l.length);
+    out.set(server, summarize(all, part.elapsedNs));
+  }
+  return out;
 }
 
 /** n calls with exactly `depth` in flight: a new call is sent each time one completes. */
