@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { IsInt, IsString } from 'class-validator';
 import { createServer, getMetadataStorage, McpService, Tool, type DefinitionWarning, type JsonObject, type ServerOptions } from '@typemcp/core';
 
@@ -68,6 +69,23 @@ function toolsOf(options: Partial<ServerOptions>): {
 
 const derived = () => toolsOf({ schemaManifest: false }).tools[0]!;
 
+/** A file's fingerprint as `typemcp build` writes it: its length and CRC-32 (hex). */
+const fingerprintOf = (file: string) => {
+  const bytes = readFileSync(file);
+  return `${bytes.length}:${crc32(bytes).toString(16)}`;
+};
+
+it('takes the schemas while every fingerprinted project file is unchanged, and serves them frozen like derived ones', () => {
+  writeFileSync(path.join(dir, 'kept.js'), 'module.exports = 3;\n');
+  const file = manifest({ 'Calc.add:input': { dto: 'AddInput', schema: FROM_MANIFEST } }, { files: { 'kept.js': fingerprintOf(path.join(dir, 'kept.js')) } });
+  const warnings: DefinitionWarning[] = [];
+  const server = createServer({ name: 'm', version: '1', services: [declare()], onWarning: (w) => warnings.push(w), schemaManifest: file });
+  expect(warnings).toEqual([]);
+  const served = server.engine.registry.listTools()[0]!.inputSchema as JsonObject;
+  expect(served).toEqual(FROM_MANIFEST);
+  expect(Object.isFrozen(served) && Object.isFrozen(served.properties) && Object.isFrozen((served.properties as JsonObject).a)).toBe(true);
+});
+
 it('takes a tool schema from a manifest whose fingerprint matches, when the method and the DTO name match', () => {
   const file = manifest({ 'Calc.add:input': { dto: 'AddInput', schema: FROM_MANIFEST } });
   const { tools, warnings } = toolsOf({ schemaManifest: file });
@@ -103,7 +121,26 @@ const stale: [string, () => string, string][] = [
     },
     'code.js changed',
   ],
+  [
+    'a project file changed to other bytes of the same length',
+    () => {
+      writeFileSync(path.join(dir, 'same.js'), 'module.exports = 1;\n');
+      const file = manifest({}, { files: { 'same.js': fingerprintOf(path.join(dir, 'same.js')) } });
+      writeFileSync(path.join(dir, 'same.js'), 'module.exports = 7;\n');
+      return file;
+    },
+    'same.js changed',
+  ],
   ['a project file that is gone', () => manifest({}, { files: { 'gone.js': '0'.repeat(64) } }), 'gone.js is gone'],
+  [
+    'an older format (sha256 fingerprints)',
+    () => {
+      const file = manifest({});
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"format":2', '"format":1'));
+      return file;
+    },
+    'format 1, this @typemcp/core reads format 2',
+  ],
   [
     'a file that is not a manifest',
     () => (writeFileSync(path.join(dir, 'x.json'), '{"hello":1}'), path.join(dir, 'x.json')),
