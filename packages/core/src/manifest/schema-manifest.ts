@@ -5,15 +5,15 @@
  *
  * A manifest is only used while it provably describes the code that runs: it carries a
  * fingerprint (the length and CRC-32 of every project file the build loaded, the versions of the
- * libraries that derive schemas, and the schema options) that start-up verifies. Any difference and it is
- * ignored with one warning: schemas are derived at run time, as without it.
+ * libraries that derive schemas, and the schema options) that start-up verifies. Any difference
+ * and it is ignored with one warning: schemas are derived at run time, as without it.
  *
  * Writing: when `TYPEMCP_MANIFEST_OUT` is set, servers record every schema they derive, and the
  * first `listen()` writes the file there and ends the process (see `writeSchemaManifest`).
  */
 import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { crc32 } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import type { JsonObject } from '@typemcp/protocol';
 import { CoreErrorCode } from '../errors.js';
 import type { DefinitionWarning } from '../server/server-options.interface.js';
@@ -65,11 +65,14 @@ export function schemaKey(origin: string, role: 'input' | 'output', options: str
 /**
  * A file's fingerprint: its length and CRC-32. The manifest guards against accidental drift (a
  * rebuild without `typemcp build`), not against tampering: whoever can write the build output
- * can write the code itself. Length and CRC-32 catch every such edit a hash would, and zlib
- * loads in about 1 ms where node:crypto takes 5-15 ms, which a stdio server pays at every start
- * (see lazy-crypto.spec.ts).
+ * can write the code itself. An edit of the same length passes unseen with odds of one in four
+ * billion; node:zlib loads in about 1 ms where node:crypto (sha256) takes 5-15 ms, which a stdio
+ * server would pay at every start (see apps/everything/test/stdio-start.e2e.spec.ts). Loaded
+ * only when a manifest is written or verified.
  */
 function fileFingerprint(file: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose
+  const { crc32 } = require('node:zlib') as typeof Zlib;
   const bytes = readFileSync(file);
   return `${bytes.length}:${crc32(bytes).toString(16)}`;
 }
