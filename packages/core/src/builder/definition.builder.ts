@@ -22,6 +22,7 @@ import {
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { MetadataStorage } from '../metadata/metadata-storage.js';
 import type { SchemaSource } from '../manifest/schema-source.js';
+import { defineKey } from '../schema/schema-walk.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 
 const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
@@ -29,11 +30,7 @@ const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Functi
 /** Drops keys whose value is undefined, so definitions carry only what was declared. */
 function compact<T extends object>(value: T): T {
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (v === undefined) continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
-  }
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) defineKey(out, key, v);
   return out as T;
 }
 

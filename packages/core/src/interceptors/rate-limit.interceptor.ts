@@ -4,7 +4,6 @@
  * call is answered with the JSON-RPC error -32004 whose `data.retryAfterMs` says when to retry;
  * the method is not called.
  */
-import type * as Crypto from 'node:crypto';
 import {
   InvalidOptionError,
   principalId,
@@ -14,7 +13,7 @@ import {
   type RateLimiterOptions,
   type SessionContract,
 } from '@typemcp/protocol';
-import { isThenable } from '@typemcp/protocol/internal';
+import { isThenable, nodeCrypto } from '@typemcp/protocol/internal';
 import type { CallNext, Interceptor, InterceptorCall } from './interceptor.interface.js';
 
 /** Options of {@link rateLimit}. @publicApi */
@@ -43,8 +42,7 @@ const invalid = (option: string, message: string) => new InvalidOptionError(opti
  * processes' sessions. Made on first use: node:crypto (5-15 ms to load) is not loaded with core.
  */
 let processId: string | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose, see above
-const processPrefix = (): string => (processId ??= (require('node:crypto') as typeof Crypto).randomUUID());
+const processPrefix = (): string => (processId ??= nodeCrypto().randomUUID());
 let sessions = 0;
 const sessionKeys = new WeakMap<SessionContract, string>();
 

@@ -10,7 +10,7 @@ import { TRANSFORM_OPTIONS } from '../pipeline/validation-options.js';
 import { readDtoProperties, validationMetadataOf } from './dto-properties.reader.js';
 import { acceptNull, settleTypes } from './schema-normaliser.js';
 import { DtoRefs, inlineRefs, reachableDefs, recursiveDefs, renameRefs } from './schema-refs.js';
-import { deepFreeze, type Schema } from './schema-walk.js';
+import { deepFreeze, defineKey, type Schema } from './schema-walk.js';
 import { conflictingTypes, untypedNested } from './schema.errors.js';
 import { StockSchemas } from './stock-schemas.js';
 
@@ -33,12 +33,6 @@ export interface DtoSchemaOptions {
 
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
 export type DtoSchema = JsonObject & { type: 'object' };
-
-/** `target[key] = value`, where a `__proto__` key stays a property (as in a spread). */
-function defineKey(target: Schema, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 /** The definitions of a schema without `$ref`s (never changed). */
 const NO_DEFS = new Map<string, Schema>();

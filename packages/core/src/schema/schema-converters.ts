@@ -11,7 +11,7 @@ import { classValidator } from '../pipeline/validation-libraries.js';
 import { classTransformerStorage } from './class-transformer-storage.js';
 import { enumSchema, enumValues } from './enum-values.js';
 import { TYPE_MARK } from './schema-normaliser.js';
-import type { Schema } from './schema-walk.js';
+import { defineKey, type Schema } from './schema-walk.js';
 
 type CvjsOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
 /** The converter table class-validator-jsonschema accepts. */
@@ -101,8 +101,7 @@ function markType(result: unknown): unknown {
   const marked: Schema = {};
   for (const key of Object.keys(result)) {
     if (key === 'type') continue;
-    if (key === '__proto__') Object.defineProperty(marked, key, { value: (result as Schema)[key], enumerable: true, writable: true, configurable: true });
-    else marked[key] = (result as Schema)[key];
+    defineKey(marked, key, (result as Schema)[key]);
   }
   marked[TYPE_MARK] = { [type]: true };
   return marked;

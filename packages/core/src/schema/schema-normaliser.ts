@@ -2,7 +2,7 @@
  * Rewrites one property schema as class-validator-jsonschema merged it into what the validator
  * actually accepts: one settled `type`, JSON Schema formats only, and `null` where allowed.
  */
-import { isSchema, replaceSubschemas, SUBSCHEMA_KEYWORDS, type Schema } from './schema-walk.js';
+import { defineKey, isSchema, replaceSubschemas, SUBSCHEMA_KEYWORDS, type Schema } from './schema-walk.js';
 
 /** Where the converters park each result's `type` until every result for a property is merged. */
 export const TYPE_MARK = 'x-typemcp-type';
@@ -51,8 +51,7 @@ export function settleTypes(schema: Schema, conflict: (types: string[]) => never
       mark = value;
       continue;
     }
-    if (key === '__proto__') Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
-    else node[key] = value;
+    defineKey(node, key, value);
     if (key === '$ref' && seen) seen.ref = true;
     if (!nested && SUBSCHEMA_KEYWORDS.has(key)) nested = true;
   }

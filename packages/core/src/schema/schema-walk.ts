@@ -9,6 +9,15 @@ const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 /** The keywords whose value is a subschema (`SINGLE`), or a map (`MAPS`) or list (`LISTS`) of them. */
 export const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAPS, ...LISTS]);
 
+/**
+ * `target[key] = value`, except that a key named `__proto__` becomes an own property (as a spread
+ * or `Object.fromEntries` makes it) instead of replacing the prototype.
+ */
+export function defineKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** True for a plain object (a schema), false for arrays, primitives and null. */
 export function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,10 +40,7 @@ export function replaceSubschemas(out: Schema, fn: (sub: Schema) => Schema): Sch
     if (!isSchema(map)) continue;
     const mapped: Schema = {};
     for (const k of Object.keys(map)) {
-      const value = isSchema(map[k]) ? fn(map[k]) : map[k];
-      // A property named `__proto__` stays a property (as with `Object.fromEntries`).
-      if (k === '__proto__') Object.defineProperty(mapped, k, { value, enumerable: true, writable: true, configurable: true });
-      else mapped[k] = value;
+      defineKey(mapped, k, isSchema(map[k]) ? fn(map[k]) : map[k]);
     }
     out[key] = mapped;
   }
