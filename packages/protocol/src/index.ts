@@ -61,6 +61,7 @@ export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
 export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
 export { TaskContext, type TaskAsker } from './server/tasks/task-context.js';
+export type { TaskCluster, TaskClusterMember, TaskMessage, TaskRun } from './server/tasks/task-cluster.js';
 export {
   isTerminal,
   MemoryTaskStore,

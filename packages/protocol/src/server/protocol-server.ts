@@ -34,7 +34,7 @@ import { Session } from './session.js';
 import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
-import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
+import { TASKS_EXTENSION, TaskEngine, type TaskEngineHost } from './tasks/task-engine.js';
 import { taskHandlers } from './tasks/tasks.handlers.js';
 
 export type { CacheOptions, ProtocolServerOptions };
@@ -116,6 +116,8 @@ export class ProtocolServer implements ServerHost {
     }
     for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.set(method, handler);
     for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
+    // Tasks shared by several instances: this one takes part (renews, reaps, takes over) from the start.
+    if (options.tasks?.store?.cluster) void this.tasks;
     for (const method of [...this.methods.keys(), ...this.notifications.keys()]) this.builtIn.add(method);
     const onRootsChanged = options.onRootsChanged;
     if (onRootsChanged) this.notifications.set('notifications/roots/list_changed', (_params, session) => onRootsChanged(session));
@@ -193,7 +195,22 @@ export class ProtocolServer implements ServerHost {
    * `tasks` option's store, memory by default).
    */
   get tasks(): TaskEngine {
-    return (this.taskEngine ??= new TaskEngine(this, this.options.tasks));
+    return (this.taskEngine ??= new TaskEngine(this.taskHost(), this.options.tasks));
+  }
+
+  /** What the task engine needs from this server: a task run again elsewhere runs on a session with nobody on the other end. */
+  private taskHost(): TaskEngineHost {
+    return {
+      reportError: (error, where, ctx) => this.reportError(error, where, ctx),
+      toolFor: (name, principal) => this.registry.toolFor(name, principal),
+      detachedSession: (run) => {
+        const session = new Session(this, { send: () => undefined });
+        session.principal = run.principal;
+        session.assumeInitialized(run.revision, run.clientCapabilities);
+        session.clientInfo = run.clientInfo;
+        return session;
+      },
+    };
   }
 
   /**

@@ -3,10 +3,12 @@
  * interval, the questions waiting for the client, the result or error, and who created it).
  * The running handler itself (its abort signal, its pending questions' resolvers) stays in the
  * process that runs it (`TaskEngine`); a store shared between instances (Redis) lets any instance
- * answer `tasks/get` and `tasks/list`. `MemoryTaskStore` is the default.
+ * answer `tasks/get` and `tasks/list`, and with its `cluster` (task-cluster.ts) reach the
+ * running handler from any instance. `MemoryTaskStore` is the default.
  */
 import type { JsonObject, JsonRpcErrorObject } from '../../jsonrpc/message.js';
 import type { Awaitable } from '../../registry/handler.types.js';
+import type { TaskCluster } from './task-cluster.js';
 
 /** The five states of a task; the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -66,6 +68,8 @@ export interface TaskStore {
   list(owner: string, cursor: string | undefined, limit: number): Awaitable<TaskPage | undefined>;
   /** Stops timers and forgets everything (server shutdown). */
   close?(): Awaitable<void>;
+  /** A store shared by several instances: how the instance running a task is reached from the others (see TaskCluster). */
+  readonly cluster?: TaskCluster;
 }
 
 /** Options of the in-memory store. */
