@@ -115,7 +115,9 @@ export class RedisConnection {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.connecting,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`Redis is not reachable after ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs))),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`Redis is not reachable after ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs)),
+      ),
     ]).finally(() => clearTimeout(timer));
   }
 
@@ -137,7 +139,10 @@ export class RedisConnection {
   /** Runs a script by its SHA1, sent again when the node does not have it (NOSCRIPT). Every key must share one slot. */
   script(script: Script, keys: readonly string[], args: readonly string[]): Promise<Reply> {
     if (!this.isReady) return Promise.reject(this.unreachable());
-    return withTimeout(script.run((a) => this.send(keys[0], a), keys, args), this.commandTimeoutMs);
+    return withTimeout(
+      script.run((a) => this.send(keys[0], a), keys, args),
+      this.commandTimeoutMs,
+    );
   }
 
   /** The publishing command scripts call: SPUBLISH on a server that has it. */

@@ -39,7 +39,8 @@ export function checkConnectionOptions(options: Pick<RedisStateOptions, 'url' | 
     if (!Array.isArray(cluster) || cluster.length === 0 || !cluster.every((u) => typeof u === 'string' && /^rediss?:\/\//.test(u))) {
       throw new InvalidOptionError('cluster', 'Invalid option "cluster": give the redis:// (or rediss://) URLs of one or more nodes of the Cluster.');
     }
-    if (options.url !== undefined) throw new InvalidOptionError('cluster', 'Invalid options: give either "url" (one Redis) or "cluster" (a Redis Cluster), not both.');
+    if (options.url !== undefined)
+      throw new InvalidOptionError('cluster', 'Invalid options: give either "url" (one Redis) or "cluster" (a Redis Cluster), not both.');
   }
   check.string('prefix', options.prefix, false);
   check.ms('commandTimeoutMs', options.commandTimeoutMs, 1);

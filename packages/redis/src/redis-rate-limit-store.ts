@@ -104,11 +104,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, rule: BucketRule, now: number, cost: number): Promise<RateLimitDecision> {
     await this.ready();
     const args = [String(rule.capacity), String(rule.refillPerSecond), this.callerClock ? String(now) : '-1', String(cost)];
-    const [allowed, remaining, retryAfterMs] = (await this.connection.script(take, [this.keyOf(key)], args)) as [
-      number,
-      number,
-      number,
-    ];
+    const [allowed, remaining, retryAfterMs] = (await this.connection.script(take, [this.keyOf(key)], args)) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 

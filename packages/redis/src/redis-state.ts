@@ -221,7 +221,8 @@ export class RedisState implements SharedState {
 
   setStreamNode(id: string, node: number | undefined, previous?: number): Promise<void> {
     const key = [this.sessionKey(id)];
-    const done = node !== undefined ? this.connection.script(setStreamNode, key, [String(node)]) : this.connection.script(clearStreamNode, key, [String(previous ?? 0)]);
+    const done =
+      node !== undefined ? this.connection.script(setStreamNode, key, [String(node)]) : this.connection.script(clearStreamNode, key, [String(previous ?? 0)]);
     return done.then(() => undefined);
   }
 

@@ -123,14 +123,22 @@ export class RedisTaskStore implements TaskStore {
   /** @internal Creates a task: indexed for its owner (bounded), then stored, held by `token` when given. */
   async createHeld(record: TaskRecord, token: string, leaseMs: number, run: string): Promise<void> {
     const index = this.ownerKeys(record.owner);
-    const indexed = await this.script(indexTask, index, [String(Date.now()), record.taskId, String(Date.parse(record.createdAt)), String(record.expiresAt), String(this.maxTasksPerOwner)]);
+    const indexed = await this.script(indexTask, index, [
+      String(Date.now()),
+      record.taskId,
+      String(Date.parse(record.createdAt)),
+      String(record.expiresAt),
+      String(this.maxTasksPerOwner),
+    ]);
     if (indexed === 0) throw new Error(`The task store is full (${this.maxTasksPerOwner} tasks for this principal)`);
-    const created = await this.script(createTask, [this.taskKey(record.taskId)], [record.status, JSON.stringify(record), String(record.expiresAt), token, String(leaseMs), run]).catch(
-      async (error: unknown) => {
-        await this.script(unindexTask, index, [record.taskId]).catch(() => undefined);
-        throw error;
-      },
-    );
+    const created = await this.script(
+      createTask,
+      [this.taskKey(record.taskId)],
+      [record.status, JSON.stringify(record), String(record.expiresAt), token, String(leaseMs), run],
+    ).catch(async (error: unknown) => {
+      await this.script(unindexTask, index, [record.taskId]).catch(() => undefined);
+      throw error;
+    });
     if (created === -1) {
       await this.script(unindexTask, index, [record.taskId]);
       throw new Error('A task with this id exists');
@@ -152,7 +160,11 @@ export class RedisTaskStore implements TaskStore {
   async write(record: TaskRecord, token: string, leaseMs: number, run = ''): Promise<number> {
     const key = this.taskKey(record.taskId);
     const channel = `${key}:ev`;
-    return (await this.script(putTask, [key], [record.status, JSON.stringify(record), token, String(leaseMs), channel, this.connection.publishCommand, run])) as number;
+    return (await this.script(
+      putTask,
+      [key],
+      [record.status, JSON.stringify(record), token, String(leaseMs), channel, this.connection.publishCommand, run],
+    )) as number;
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {

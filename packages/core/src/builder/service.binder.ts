@@ -145,7 +145,7 @@ export function bindService(
         const result = validator.input(input, args);
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
-      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined },
+      { guard: tool.guard, scopes: tool.scopes, task: tool.task },
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }

@@ -278,7 +278,10 @@ function checkTaskOptions(name: string, task: ToolTaskOptions): void {
   const retries = task.retries;
   if (retries === undefined || retries === 0) return;
   if (!Number.isSafeInteger(retries) || retries < 0) {
-    throw new DefinitionError(ProtocolErrorCode.InvalidTaskOptions, `Tool "${name}": task "retries" must be a whole number of runs (0 or more), not ${String(retries)}.`);
+    throw new DefinitionError(
+      ProtocolErrorCode.InvalidTaskOptions,
+      `Tool "${name}": task "retries" must be a whole number of runs (0 or more), not ${String(retries)}.`,
+    );
   }
   if (task.start === 'handler') {
     throw new DefinitionError(

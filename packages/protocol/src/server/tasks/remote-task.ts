@@ -86,7 +86,10 @@ export class RemoteWait {
       const question = questionOf(record, key);
       if (!question || this.sent.has(key)) continue;
       this.sent.add(key);
-      const params: JsonObject = { ...question.params, _meta: { ...(question.params?._meta as JsonObject | undefined), [RELATED_TASK]: { taskId: this.taskId } } };
+      const params: JsonObject = {
+        ...question.params,
+        _meta: { ...(question.params?._meta as JsonObject | undefined), [RELATED_TASK]: { taskId: this.taskId } },
+      };
       this.ctx.session
         .request(question.method, params, { relatedRequestId: this.ctx.id })
         .then(
