@@ -13,6 +13,7 @@ import { Script } from './lua-script.js';
 import { RedisConnection, type BlockingReader, type Reply } from './redis-connection.js';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
 import { RedisTaskStore } from './redis-task-store.js';
+import { RedisUserStateStore } from './redis-user-state-store.js';
 
 export { withTimeout } from './redis-connection.js';
 
@@ -143,6 +144,7 @@ export class RedisState implements SharedState {
   private readonly options: RedisStateOptions;
   private node = 0;
   private followers = 0;
+  private userStates?: RedisUserStateStore;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: RedisStateOptions = {}) {
@@ -247,6 +249,14 @@ export class RedisState implements SharedState {
   taskStore(options: { maxTasksPerOwner?: number; leaseMs?: number } = {}): RedisTaskStore {
     check.object('options', options);
     return new RedisTaskStore(this.connection, undefined, this.prefix, options);
+  }
+
+  /**
+   * Per-user state on this state's connection and prefix: serveHttp installs it as the server's
+   * `userState` store, unless the server was given one.
+   */
+  userStateStore(): RedisUserStateStore {
+    return (this.userStates ??= new RedisUserStateStore(this.connection, this.prefix));
   }
 
   health(): SharedStateHealth {

@@ -6,6 +6,7 @@ import type { RequestStateOptions } from '../server/request-state.js';
 import type { HooksOption } from '../server/hooks.js';
 import type { StructuredLogger } from '../logging/structured-logger.js';
 import type { TaskOptions } from '../server/tasks/task-engine.js';
+import type { UserStateOptions } from '../user-state/user-states.js';
 
 /** @publicApi */
 export interface ProtocolServerOptions {
@@ -56,6 +57,8 @@ export interface ProtocolServerOptions {
   hooks?: HooksOption;
   /** Tasks (tools registered with task support): the store, default TTL and poll interval. See {@link TaskOptions}. */
   tasks?: TaskOptions;
+  /** Per-user state (`ctx.userState(slot)`): its store, default TTL and size cap (see UserStateOptions). */
+  userState?: UserStateOptions;
 }
 
 /**

@@ -36,6 +36,7 @@ import type { RequestTelemetry } from './telemetry.js';
 import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
 import { TASKS_EXTENSION, TaskEngine, type TaskEngineHost } from './tasks/task-engine.js';
 import { taskHandlers } from './tasks/tasks.handlers.js';
+import { UserStates } from '../user-state/user-states.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
@@ -85,6 +86,8 @@ export class ProtocolServer implements ServerHost {
   readonly listeners = new Set<Listener>();
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
+  /** Per-user state (`ctx.userState(slot)`), in the `userState` option's store (memory by default). */
+  readonly userStates: UserStates;
   /** @internal The registered hooks; undefined until the first one (then the one test per notification). */
   hooks?: Hooks;
   /** @internal The server's telemetry (`useTelemetry`); undefined while there is none. */
@@ -108,6 +111,7 @@ export class ProtocolServer implements ServerHost {
     this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
     this.hideUnauthorized = options.hideUnauthorized ?? true;
     this.requestStates = new RequestStateSealer(options.requestState);
+    this.userStates = new UserStates(options.userState);
     this.logger = options.logger;
     this.diagnostics = options.logger?.child({ component: 'engine' });
     const tables = [lifecycleHandlers, discoveryHandlers, subscriptionHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers];

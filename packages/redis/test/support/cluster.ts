@@ -24,11 +24,18 @@ export interface InstanceOptions {
   auth?: boolean;
   /** The lease of the tasks an instance runs (default 10 000 ms). */
   leaseMs?: number;
+  /** The TTL of the per-user state of instance.mjs's tools (default 60 000 ms). */
+  stateTtlMs?: number;
 }
 
 export async function startInstance(redisUrl: string, prefix: string, options: InstanceOptions = {}): Promise<Instance> {
   const args = [SCRIPT, redisUrl, prefix, ...(options.idleTimeoutMs ? [String(options.idleTimeoutMs)] : [])];
-  const env = { ...process.env, INSTANCE_AUTH: options.auth ? '1' : '', INSTANCE_LEASE_MS: options.leaseMs ? String(options.leaseMs) : '' };
+  const env = {
+    ...process.env,
+    INSTANCE_AUTH: options.auth ? '1' : '',
+    INSTANCE_LEASE_MS: options.leaseMs ? String(options.leaseMs) : '',
+    INSTANCE_STATE_TTL_MS: options.stateTtlMs ? String(options.stateTtlMs) : '',
+  };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const stderr: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));

@@ -3,8 +3,9 @@
 // listening. Arguments: <redisUrl> <prefix> [idleTimeoutMs]; <redisUrl> may be a comma-separated
 // list of the nodes of a Redis Cluster. With INSTANCE_AUTH=1 in the environment, bearer tokens are
 // required: `token-<name>` is the principal { sub: <name> }, anything else 401. Tasks live in the
-// same Redis (INSTANCE_LEASE_MS: their lease); task tools report on stderr (`[task] ...`).
-import { ProtocolServer } from '@typemcp/protocol';
+// same Redis (INSTANCE_LEASE_MS: their lease); task tools report on stderr (`[task] ...`). Per-user
+// state too (INSTANCE_STATE_TTL_MS: its TTL).
+import { ProtocolServer, userState } from '@typemcp/protocol';
 import { closeSseStream, serveHttp } from '@typemcp/http';
 import { redisState } from '@typemcp/redis';
 
@@ -76,6 +77,10 @@ taskTool('approve', async (_args, ctx) => {
   const answer = await ctx.elicit({ message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
   return text(`${answer.action === 'accept' && answer.content?.ok ? 'approved' : 'refused'} on ${process.pid}`);
 });
+// Per-user state: `remember` adds an item to the caller's notes (INSTANCE_STATE_TTL_MS), `recall` lists them.
+const notes = userState('notes', { ttlMs: Number(process.env.INSTANCE_STATE_TTL_MS || 60_000) });
+tool('remember', async (args, ctx) => text(JSON.stringify(await ctx.userState(notes).update((list = []) => [...list, String(args.item)]))));
+tool('recall', async (_args, ctx) => text(JSON.stringify((await ctx.userState(notes).get()) ?? [])));
 engine.registry.addResource({ uri: 'test://doc', name: 'doc', mimeType: 'text/plain' }, (uri) => ({
   contents: [{ uri, mimeType: 'text/plain', text: `doc from ${process.pid}` }],
 }));
