@@ -91,7 +91,9 @@ describeWithRedis('per-user state across three instances on Redis', redisUnavail
     for await (const batch of redis.scanIterator({ MATCH: `${prefix}:us:*`, COUNT: 1000 })) {
       for (const key of batch) {
         const used = await redis.memoryUsage(key);
-        if (used !== null) (keys++, (bytes += used));
+        if (used === null) continue;
+        keys++;
+        bytes += used;
       }
     }
     return { keys, bytes };
