@@ -87,7 +87,7 @@ export async function startCluster(redisUrl: string, prefix: string, options: In
     stop: async () => {
       await proxy.close();
       await Promise.all(instances.map((i) => i.kill('SIGTERM')));
-      await deleteKeys(prefix);
+      await deleteKeys(prefix, redisUrl);
     },
   };
 }

@@ -94,6 +94,12 @@ const listener = await serveHttp(engine, {
   auth: process.env.INSTANCE_AUTH === '1' ? { verify: (token) => (/^token-\w+$/.test(token) ? { sub: token.slice(6) } : undefined) } : undefined,
   onError: (error, where) => process.stderr.write(`[instance ${process.pid}] ${where}: ${error?.message ?? error}\n`),
 });
-const health = await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json();
+// Ready once its shared state has started (a Cluster's topology is discovered first).
+let health;
+for (let i = 0; i < 200; i++) {
+  health = await (await fetch(listener.url.replace(/\/mcp$/, '/health'))).json();
+  if (health.state?.node) break;
+  await sleep(50);
+}
 process.stdout.write(`${JSON.stringify({ port: listener.port, node: health.state?.node, pid: process.pid })}\n`);
 process.on('SIGTERM', () => void listener.close(200).then(() => process.exit(0)));
