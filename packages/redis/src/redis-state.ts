@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore, SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth, StoredEvent } from '@typemcp/http';
 import { checkOption as check } from '@typemcp/protocol/internal';
-import { Script } from './lua-script.js';
+import { ORDERED, Script } from './lua-script.js';
 import { RedisConnection, type BlockingReader, type Reply } from './redis-connection.js';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
 import { RedisTaskStore } from './redis-task-store.js';
@@ -21,28 +21,34 @@ export { withTimeout } from './redis-connection.js';
 const NODE_SPACE = 2 ** 20;
 
 // Sets the GET-stream holder only on a session that still exists (never creates a key without TTL).
-const setStreamNode = new Script(`if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'g', ARGV[1]) end return 0`);
+const setStreamNode = new Script(`if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'g', ARGV[1]) end return 0`, ORDERED);
 // Clears it only when the given node still holds it (another may have taken over).
-const clearStreamNode = new Script(`if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then redis.call('HDEL', KEYS[1], 'g') end return 0`);
+const clearStreamNode = new Script(`if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then redis.call('HDEL', KEYS[1], 'g') end return 0`, ORDERED);
 // KEYS: session. ARGV: state, ttl (ms).
-const saveSession = new Script(`redis.call('HSET', KEYS[1], 'st', ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`);
+const saveSession = new Script(`redis.call('HSET', KEYS[1], 'st', ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`, ORDERED);
 // Deletes a session's event streams and their index. KEYS: index; ARGV: the streams' key prefix
 // (the same hash tag as the index, so one slot).
-const deleteEvents = new Script(`local ids = redis.call('SMEMBERS', KEYS[1])
+const deleteEvents = new Script(
+  `local ids = redis.call('SMEMBERS', KEYS[1])
 for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
-redis.call('DEL', KEYS[1]) return #ids`);
+redis.call('DEL', KEYS[1]) return #ids`,
+  ORDERED,
+);
 
 // One script per event-log write (one command and one reply instead of a MULTI of four): the
 // stream key and its index share the session's hash tag, so a Redis Cluster runs it on one shard.
 // KEYS: stream, index; ARGV: max length, entry id, message, age (ms), stream id.
-const appendEvent = new Script(`redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'm', ARGV[3])
+const appendEvent = new Script(
+  `redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'm', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 0`);
+redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 0`,
+  ORDERED,
+);
 // KEYS: stream; ARGV: entry id, age (ms).
-const endStream = new Script(`redis.call('XADD', KEYS[1], ARGV[1], 'end', '1') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`);
+const endStream = new Script(`redis.call('XADD', KEYS[1], ARGV[1], 'end', '1') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`, ORDERED);
 // KEYS: stream, index; ARGV: stream id.
-const deleteStream = new Script(`redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[1]) return 0`);
+const deleteStream = new Script(`redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[1]) return 0`, ORDERED);
 
 /** Fields of a stream entry as RESP2 returns them. */
 function fields(list: Reply): Record<string, string> {

@@ -6,16 +6,19 @@
  * principal itself. A compare-and-set write is one script.
  */
 import type { StoredUserState, UserStateStore } from '@typemcp/protocol';
-import { Script } from './lua-script.js';
+import { ORDERED, Script } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';
 
 // KEYS: value. ARGV: json, ttl (ms), expected version ('' any). The new version, or -1 when the stored one is not the expected one.
-const setValue = new Script(`local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+const setValue = new Script(
+  `local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if ARGV[3] ~= '' and v ~= tonumber(ARGV[3]) then return -1 end
 v = v + 1
 redis.call('HSET', KEYS[1], 'v', v, 'd', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return v`);
+return v`,
+  ORDERED,
+);
 
 /** Made by RedisState.userStateStore(); serveHttp installs it on a server given no store of its own. @publicApi */
 export class RedisUserStateStore implements UserStateStore {

@@ -10,7 +10,7 @@ import type { ProtocolServer, RequestId, SendOptions, Session, SessionContract, 
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
-import type { EventStore } from '../events/event-store.interface.js';
+import type { EventStore, StoredEvent } from '../events/event-store.interface.js';
 import { SessionEventLog } from '../events/session-event-log.js';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
@@ -356,15 +356,25 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     if (stream.held) throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this stream is already being resumed');
     // A stale connection of the same stream: what it carried is read back from the store below.
     this.store(stream);
-    stream.connection?.end();
+    const stale = stream.connection;
+    stream.connection = undefined;
+    stale?.end();
+    // Live events wait while the store is read (it may answer asynchronously), then follow in order.
+    // A store that cannot be read fails the resume (503) before anything is sent: the client tries again.
+    stream.held = [];
+    let kept: readonly StoredEvent[] | undefined;
+    try {
+      kept = await log.read(streamId, afterSeq);
+    } catch (error) {
+      stream.held = undefined;
+      throw error;
+    }
     const connection: SseConnection = this.replayConnection(res, () => {
       if (stream.connection === connection) stream.connection = undefined;
     });
     stream.connection = connection;
-    // Live events wait while the store is read (it may answer asynchronously), then follow in order.
-    stream.held = [];
     let last = afterSeq;
-    for (const e of (await log.read(streamId, afterSeq)) ?? []) {
+    for (const e of kept ?? []) {
       connection.message(e.message, stream.eventId(e.seq));
       last = e.seq;
     }
