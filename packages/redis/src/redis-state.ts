@@ -271,7 +271,7 @@ export class RedisState implements SharedState {
     return { ok: false, detail: `redis: unreachable, reconnecting${error ? ` (${error})` : ''}` };
   }
 
-  /** A connection for one blocking read of `key` (XREAD BLOCK holds its connection). */
+  /** @internal A connection for one blocking read of `key` (XREAD BLOCK holds its connection). */
   async follower(key: string): Promise<BlockingReader> {
     const max = this.options.maxFollowers ?? 256;
     if (this.followers >= max) throw new Error(`more than ${max} streams are being followed`);
@@ -284,6 +284,7 @@ export class RedisState implements SharedState {
     }
   }
 
+  /** @internal */
   release(reader: BlockingReader): void {
     this.followers--;
     reader.destroy();

@@ -19,32 +19,26 @@ import { randomUUID } from 'node:crypto';
 import type { TaskCluster, TaskClusterMember, TaskMessage, TaskRecord, TaskRun } from '@typemcp/protocol';
 import { ErrorCode } from '@typemcp/protocol';
 import type { Reply } from './redis-connection.js';
-import { parseRecord, type RedisTaskStore } from './redis-task-store.js';
+import type { RedisConnection } from './redis-connection.js';
+import type { Script } from './lua-script.js';
+import { parseMessage, parseRecord, parseRun } from './task-records.js';
 import { abandonTask, cancelTask, claimTask, endedLeases, renewTask, sendTask, touchLeases } from './task-scripts.js';
 
 /** Leases renewed, and reaped, per command. */
 const BATCH = 200;
 
-function parseRun(json: Reply): TaskRun | undefined {
-  if (typeof json !== 'string' || json === '') return undefined;
-  try {
-    const run = JSON.parse(json) as TaskRun;
-    return typeof run.tool === 'string' && Number.isInteger(run.attempt) ? run : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseMessage(text: string): TaskMessage | undefined {
-  try {
-    const m = JSON.parse(text) as TaskMessage;
-    return m !== null && typeof m === 'object' && (m.t === 'answers' || m.t === 'error' || m.t === 'cancel') ? m : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const touched = (r: TaskRecord) => ({ ...r, lastUpdatedAt: new Date().toISOString() });
+
+/** What the cluster needs from its task store (RedisTaskStore). */
+export interface TaskKeys {
+  readonly prefix: string;
+  readonly connection: RedisConnection;
+  taskKey(taskId: string): string;
+  command(key: string, args: string[]): Promise<Reply>;
+  script(script: Script, keys: string[], args: string[]): Promise<Reply>;
+  createHeld(record: TaskRecord, token: string, leaseMs: number, run: string): Promise<void>;
+  write(record: TaskRecord, token: string, leaseMs: number, run?: string): Promise<number>;
+}
 
 /** A task this instance holds. */
 interface Held {
@@ -64,7 +58,7 @@ export class RedisTaskCluster implements TaskCluster {
   private reapTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly store: RedisTaskStore,
+    private readonly store: TaskKeys,
     readonly leaseMs: number,
   ) {}
 

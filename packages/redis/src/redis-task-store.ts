@@ -21,20 +21,10 @@ import { RedisConnection, type Reply } from './redis-connection.js';
 import { checkTaskStoreOptions, type RedisTaskStoreOptions } from './redis-options.js';
 import { RedisTaskCluster } from './redis-task-cluster.js';
 import { createTask, indexTask, listTasks, putTask, unindexTask } from './task-scripts.js';
+import { parseRecord } from './task-records.js';
 
 /** Task ids are UUIDs; anything much longer is no cursor of ours (and never reaches Redis). */
 const MAX_CURSOR = 128;
-
-/** A stored record, or undefined when missing or unreadable. */
-export function parseRecord(json: Reply | undefined): TaskRecord | undefined {
-  if (typeof json !== 'string') return undefined;
-  try {
-    const record = JSON.parse(json) as TaskRecord;
-    return typeof record === 'object' && record !== null && typeof record.taskId === 'string' ? record : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Options of RedisState.taskStore(). @publicApi */
 export interface RedisTaskStoreLimits {

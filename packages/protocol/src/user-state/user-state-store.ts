@@ -3,7 +3,6 @@
  * version (for compare-and-set updates) and a time to live. `MemoryUserStateStore` is the
  * default; `@typemcp/redis` keeps it in Redis when the HTTP server shares state there.
  */
-import type { Awaitable } from '../registry/handler.types.js';
 
 /** One stored value. @publicApi */
 export interface StoredUserState {
@@ -12,17 +11,17 @@ export interface StoredUserState {
   readonly version: number;
 }
 
-/** @publicApi */
+/** Each method may answer synchronously (in memory) or with a promise (Redis). @publicApi */
 export interface UserStateStore {
   /** The value of `name` for `scope`; undefined when there is none (never set, deleted or expired). */
-  get(scope: string, name: string): Awaitable<StoredUserState | undefined>;
+  get(scope: string, name: string): StoredUserState | undefined | Promise<StoredUserState | undefined>;
   /**
    * Stores `value`, expiring `ttlMs` after this write. With `expected` (0: there must be none),
    * only when the stored version is that one. Resolves with the new version, or undefined when
    * the version did not match (nothing written).
    */
-  set(scope: string, name: string, value: string, ttlMs: number, expected?: number): Awaitable<number | undefined>;
-  delete(scope: string, name: string): Awaitable<void>;
+  set(scope: string, name: string, value: string, ttlMs: number, expected?: number): number | undefined | Promise<number | undefined>;
+  delete(scope: string, name: string): void | Promise<void>;
 }
 
 /** Options of the in-memory store. @publicApi */

@@ -11,7 +11,7 @@
  */
 import type { JsonObject, JsonRpcErrorObject } from '../../jsonrpc/message.js';
 import type { ClientCapabilities, Implementation } from '../../mcp-types.js';
-import type { TaskRecord } from './task-store.js';
+import type { TaskRecord } from './task-record.js';
 
 /** A message for the instance running a task. @publicApi */
 export type TaskMessage =
