@@ -10,16 +10,24 @@ import type { SharedState } from './scale-out/shared-state.interface.js';
 
 /**
  * Built-in verification of JWT access tokens (RFC 9068 style) with `jose`: the signature by a key
- * of the issuer's JWKS (fetched, cached, fetched again for an unknown `kid` at most once per
- * cool-down) or of a static public key; then `iss`, `aud` (RFC 8707: this server's resource URL
- * by default), `exp` and `nbf`. @publicApi
+ * of the issuer's JWKS or of a static public key; then `iss`, `aud` (RFC 8707: this server's
+ * resource URL by default), `exp` and `nbf`. The JWKS URL is `jwksUri`, or, with neither
+ * `jwksUri` nor `key`, the `jwks_uri` of the issuer's metadata (OpenID Discovery
+ * `{issuer}/.well-known/openid-configuration`, else RFC 8414), fetched once on first use. The
+ * JWKS is kept `jwksMaxAgeMs`; a token naming a key it lacks (a rotated key) makes it fetched
+ * again at once, at most once per `jwksCooldownMs`; inside that cool-down a token issued after
+ * the last fetch is answered 503 with `Retry-After` (it may be signed with a newer key), never a
+ * 401 that would send the client to sign in again. @publicApi
  */
 export interface JwtAuthOptions {
-  /** The issuer's JWKS URL (its `jwks_uri`). Exactly one of `jwksUri` and `key`. */
+  /**
+   * The issuer's JWKS URL (its `jwks_uri`). Default: discovered from `issuer`'s metadata. At most
+   * one of `jwksUri` and `key`.
+   */
   jwksUri?: string;
   /** A static public key: a `KeyObject`, a public JWK, or SPKI PEM text. Never a shared secret. */
   key?: KeyObject | JsonWebKey | string;
-  /** The expected `iss` (one value or several). */
+  /** The expected `iss` (one value or several; one URL when the JWKS is discovered from it). */
   issuer: string | readonly string[];
   /**
    * The accepted `aud` values (default: this server's resource URL: `protectedResource.resource`
@@ -28,15 +36,15 @@ export interface JwtAuthOptions {
   audience?: string | readonly string[];
   /**
    * Accepted signature algorithms (default {@link JWT_DEFAULT_ALGORITHMS}: asymmetric only).
-   * `none` and the HMAC algorithms are refused: a verifier holding a public key must never
-   * accept a MAC made with it.
+   * Listing `none` or an HMAC algorithm (`HS256`...) is an InvalidOptionError at start-up: a
+   * verifier holding a public key must never accept a MAC made with it.
    */
   algorithms?: readonly string[];
   /** Accepted clock skew on `exp`, `nbf` and `iat`, in seconds (default 5). */
   clockToleranceSec?: number;
   /** The expected `typ` header (e.g. `at+jwt` of RFC 9068); not checked by default. */
   typ?: string;
-  /** Time limit of a JWKS fetch, in ms (default 5 000). */
+  /** Time limit of a JWKS or metadata fetch, in ms (default 5 000). */
   jwksTimeoutMs?: number;
   /** Least time between two JWKS fetches caused by unknown `kid`s, in ms (default 30 000). */
   jwksCooldownMs?: number;

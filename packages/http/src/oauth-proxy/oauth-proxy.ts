@@ -23,6 +23,8 @@ import type { default as Express, NextFunction, Request, Response, Router } from
 import type { CryptoKey as JoseKey, JWK } from 'jose';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
+import { fetchJsonObject } from '../outbound/fetch-json.js';
+import { fetchIssuerMetadata, metadataUrl } from '../outbound/issuer-metadata.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
 import { MemoryOAuthProxyStore, type OAuthProxyStore } from './oauth-proxy-store.js';
@@ -536,41 +538,24 @@ export class OAuthProxy {
   }
 
   private async discover(): Promise<{ authorization: string; token: string; issuer?: string }> {
-    const issuer = this.options.upstream.issuer!.replace(/\/$/, '');
-    const { origin, pathname } = new URL(issuer);
-    const path = pathname === '/' ? '' : pathname;
-    for (const url of [`${issuer}/.well-known/openid-configuration`, `${origin}/.well-known/oauth-authorization-server${path}`]) {
-      let doc: Record<string, unknown>;
-      try {
-        doc = await this.fetchJson(url, { method: 'GET', headers: { accept: 'application/json' } });
-      } catch {
-        continue;
-      }
-      if (doc.issuer !== issuer) throw new Error('the upstream metadata names another issuer');
-      const authorization = this.options.upstream.authorizationEndpoint ?? doc.authorization_endpoint;
-      const token = this.options.upstream.tokenEndpoint ?? doc.token_endpoint;
-      if (typeof authorization !== 'string' || typeof token !== 'string') throw new Error('the upstream metadata has no authorization or token endpoint');
-      return { authorization, token, issuer };
-    }
-    throw new Error('the upstream metadata could not be fetched');
+    const up = this.options.upstream;
+    const issuer = up.issuer!;
+    const doc = await fetchIssuerMetadata(issuer, up.timeoutMs ?? 10_000);
+    return {
+      authorization: up.authorizationEndpoint ?? metadataUrl(doc, 'authorization_endpoint', issuer),
+      token: up.tokenEndpoint ?? metadataUrl(doc, 'token_endpoint', issuer),
+      issuer: doc.issuer as string,
+    };
   }
 
+  /** A JSON answer of the upstream's token endpoint; an error answer without an access token throws. */
   private async fetchJson(url: string, init: RequestInit): Promise<Record<string, unknown>> {
-    const res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.options.upstream.timeoutMs ?? 10_000) });
-    const text = await res.text();
-    if (text.length > MAX_UPSTREAM_BYTES) throw new Error('the upstream answer is too large');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new Error(`the upstream answered ${res.status} without JSON`);
+    const { status, body } = await fetchJsonObject(url, init, { timeoutMs: this.options.upstream.timeoutMs ?? 10_000, maxBytes: MAX_UPSTREAM_BYTES });
+    if ((status < 200 || status > 299) && typeof body.access_token !== 'string') {
+      const error = body.error;
+      throw new Error(`the upstream answered ${status}${typeof error === 'string' ? ` ${error.slice(0, 100)}` : ''}`);
     }
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`the upstream answered ${res.status} without a JSON object`);
-    if (!res.ok && typeof (json as { access_token?: unknown }).access_token !== 'string') {
-      const error = (json as { error?: unknown }).error;
-      throw new Error(`the upstream answered ${res.status}${typeof error === 'string' ? ` ${error.slice(0, 100)}` : ''}`);
-    }
-    return json as Record<string, unknown>;
+    return body;
   }
 
   // ---------------------------------------------------------------------------------- /token
