@@ -261,7 +261,14 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
       body: '{}',
     });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${w.base}/.well-known/oauth-protected-resource"`);
+    // Says why, as the JWT and introspection modes do: the client learns it must sign in again, not retry.
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${w.base}/.well-known/oauth-protected-resource", ` +
+        'error_description="the token was revoked: its authorization has ended (a reused code or refresh token revokes it)"',
+    );
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringContaining('the token was revoked'), data: { code: 'TYPEMCP_HTTP_INVALID_TOKEN' } },
+    });
     expect(w.errors).toEqual([]);
   });
 });

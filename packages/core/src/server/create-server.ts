@@ -3,6 +3,7 @@
  * instances through the container, binds them to a protocol engine, and serves it.
  */
 import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions, type StructuredLogger } from '@typemcp/protocol';
+import { linkStartUp } from '@typemcp/protocol/internal';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
@@ -112,6 +113,8 @@ export class TypeMcpServer {
     this.container = options.container ?? new TypediContainer();
     const logger = options.logger;
     this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
+    // serveHttp(server) and createMcpExpressApp(server) run the same start-up checks as listen().
+    linkStartUp(this.engine, { serving: () => this.reportUnservedServices(), warn: (warning) => this.onWarning({ ...warning }) });
     const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
     this.schemas = new ManifestSchemas(new DtoSchemaFactory(options.schema), options.schema, manifest, recordingManifest());
     this.validator = new DtoValidator(this.schemas);
@@ -244,7 +247,7 @@ export class TypeMcpServer {
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
-    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
+    this.reportUnservedServices();
     const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
     if (manifestOut) {
       writeSchemaManifest(manifestOut);
@@ -260,6 +263,11 @@ export class TypeMcpServer {
     }
     const transport = String((options as { transport?: unknown } | undefined)?.transport);
     throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
+  }
+
+  /** Each declared `@McpService()` no server in this process serves, to `onWarning` (once per class and process). */
+  private reportUnservedServices(): void {
+    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
   }
 
   /**

@@ -20,10 +20,12 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { default as Express, NextFunction, Request, Response, Router } from 'express';
-import type { CryptoKey as JoseKey, JWK } from 'jose';
+import type { CryptoKey as JoseKey, JWK, JWTPayload } from 'jose';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import { fetchJsonObject } from '../outbound/fetch-json.js';
+import { joseRejection } from '../security/jwt-verifier.js';
+import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from '../security/token-verifier.js';
 import { fetchIssuerMetadata, metadataUrl } from '../outbound/issuer-metadata.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
@@ -110,6 +112,16 @@ function cookieOf(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+const verifiers = new WeakMap<OAuthProxy, TokenVerifier>();
+
+/**
+ * The proxy's tokens as a built-in verifier, for the MCP routes it protects: a refused token's
+ * 401 says why (expired, revoked...), and a store that cannot be asked is a 503, not a 401.
+ */
+export function proxyTokenVerifier(proxy: OAuthProxy): TokenVerifier {
+  return verifiers.get(proxy)!;
+}
+
 /** The OAuth proxy (see the file comment). Mount `router` at the root of `baseUrl`; pass `verify` as `auth.verify`. @publicApi */
 export class OAuthProxy {
   /** The proxy's issuer (`baseUrl` without a trailing slash). */
@@ -152,6 +164,19 @@ export class OAuthProxy {
     this.keys = this.loadKeys();
     this.keys.catch(() => undefined);
     this.router = this.routes();
+    verifiers.set(this, {
+      issuer: this.issuer,
+      verify: async (token) => {
+        let checked: OAuthProxyPrincipal | TokenRejectedError;
+        try {
+          checked = await this.check(token);
+        } catch (error) {
+          throw new VerifierUnavailableError('the OAuth proxy store could not be asked', { cause: error });
+        }
+        if (checked instanceof TokenRejectedError) throw checked;
+        return checked;
+      },
+    });
   }
 
   /**
@@ -160,22 +185,37 @@ export class OAuthProxy {
    */
   readonly verify = async (token: string): Promise<OAuthProxyPrincipal | undefined> => {
     try {
-      const [{ jwtVerify }, { publicJwk }] = await Promise.all([this.jose, this.keys]);
-      const { payload } = await jwtVerify(token, publicJwk, {
+      const checked = await this.check(token);
+      return checked instanceof TokenRejectedError ? undefined : checked;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The principal of a token, or why it is refused; throws when the store cannot be asked. */
+  private async check(token: string): Promise<OAuthProxyPrincipal | TokenRejectedError> {
+    const [{ jwtVerify }, { publicJwk }] = await Promise.all([this.jose, this.keys]);
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, publicJwk, {
         issuer: this.issuer,
         audience: this.resource,
         algorithms: ['ES256'],
         typ: 'at+jwt',
         clockTolerance: 5,
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string' || typeof payload.gid !== 'string') return undefined;
-      if (!(await this.store.get('grant', payload.gid))) return undefined;
-      const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { subject: payload.sub, clientId: payload.client_id, scopes: scope ? scope.split(' ') : [], claims: payload };
-    } catch {
-      return undefined;
+      }));
+    } catch (error) {
+      return new TokenRejectedError(joseRejection(error) ?? 'the token is not an access token of this server');
     }
-  };
+    if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string' || typeof payload.gid !== 'string') {
+      return new TokenRejectedError('the token is not an access token of this server');
+    }
+    if (!(await this.store.get('grant', payload.gid))) {
+      return new TokenRejectedError('the token was revoked: its authorization has ended (a reused code or refresh token revokes it)');
+    }
+    const scope = typeof payload.scope === 'string' ? payload.scope : '';
+    return { subject: payload.sub, clientId: payload.client_id, scopes: scope ? scope.split(' ') : [], claims: payload };
+  }
 
   /**
    * Whether two principals of {@link OAuthProxy.verify} are the same: same user, same client. A

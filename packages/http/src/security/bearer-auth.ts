@@ -31,9 +31,12 @@ export class BearerAuth {
   constructor(
     private readonly options: AuthOptions,
     private readonly reportError: (error: unknown, where: string) => void,
+    /** A built-in verifier standing in for `options.verify` (the OAuth proxy's). */
+    verifier?: TokenVerifier,
   ) {
     if (options.jwt) this.verifier = new JwtVerifier(options.jwt);
     else if (options.introspection) this.verifier = new IntrospectionVerifier(options.introspection);
+    else this.verifier = verifier;
   }
 
   /** The principal for the request; throws a 401 (or 503) HttpTransportError. */
@@ -65,7 +68,8 @@ export class BearerAuth {
         principal = undefined;
       }
       if (principal === undefined || principal === null) {
-        throw this.challenge(HttpErrorCode.InvalidToken, 'Unauthorized: the bearer token is invalid or expired', metadataUrl(), 'invalid_token');
+        const reason = 'the bearer token is invalid or expired';
+        throw this.challenge(HttpErrorCode.InvalidToken, `Unauthorized: ${reason}`, metadataUrl(), 'invalid_token', reason);
       }
     }
     return principal;
