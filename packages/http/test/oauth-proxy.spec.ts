@@ -13,7 +13,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Context, createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
-import { createMcpExpressApp, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal } from '@typemcp/http';
+import { createMcpExpressApp, MemoryOAuthProxyStore, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal, type OAuthProxyStore } from '@typemcp/http';
 import express from 'express';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Browser, formOf, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
@@ -636,6 +636,70 @@ describe('OAuth proxy: upstream failures, cookies on https, options', () => {
       expect(reported.message).not.toContain('a-wrong-secret');
     } finally {
       await stopWorld(w);
+    }
+  });
+
+  it('says why a token is refused (expired, revoked), and answers 503, not 401, when its store cannot be asked', async () => {
+    const http = createHttpServer();
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const grants = new Map<string, 'live' | 'down'>();
+    const memory = new MemoryOAuthProxyStore();
+    const store: OAuthProxyStore = {
+      get: async (kind, key) => {
+        if (kind !== 'grant') return memory.get(kind, key);
+        if (grants.get(key) === 'down') throw new Error('store unreachable');
+        return grants.has(key) ? { subject: 'alice' } : undefined;
+      },
+      set: (kind, key, value, ttl) => memory.set(kind, key, value, ttl),
+      take: (kind, key) => memory.take(kind, key),
+      delete: (kind, key) => memory.delete(kind, key),
+    };
+    getMetadataStorage().reset();
+    const errors: unknown[] = [];
+    const mcp = createMcpExpressApp(createServer({ name: 'p', version: '1', services: [] }), {
+      keepAliveMs: 0,
+      onError: (e) => errors.push(e),
+      oauthProxy: {
+        baseUrl: base,
+        upstream: { authorizationEndpoint: 'https://idp.example.test/authorize', tokenEndpoint: 'https://idp.example.test/token', clientId: 'x' },
+        signingKey: SIGNING_JWK,
+        store,
+      },
+    });
+    http.on('request', mcp.app);
+    const key = (await importJWK(SIGNING_JWK, 'ES256')) as CryptoKey;
+    const forge = (gid: string, exp = '1m') =>
+      new SignJWT({ client_id: 'c', scope: '', gid })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
+        .setIssuer(base)
+        .setSubject('alice')
+        .setAudience(`${base}/mcp`)
+        .setExpirationTime(exp)
+        .sign(key);
+    const attempt = async (token: string) => {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
+      await res.body?.cancel();
+      return { status: res.status, challenge: res.headers.get('www-authenticate'), retryAfter: res.headers.get('retry-after') };
+    };
+    try {
+      grants.set('g-live', 'live').set('g-down', 'down');
+      // Past authentication (a ping without a session is the transport's 400, not a 401).
+      expect((await attempt(await forge('g-live'))).status).toBe(400);
+      expect((await attempt(await forge('g-gone'))).challenge).toMatch(/error="invalid_token".*error_description="the token was revoked/);
+      expect((await attempt(await forge('g-live', '-1m'))).challenge).toMatch(/error_description="the token has expired"/);
+      const down = await attempt(await forge('g-down'));
+      expect([down.status, down.retryAfter]).toEqual([503, '5']);
+      expect(errors).toHaveLength(1);
+      // verify() keeps its contract (a principal or undefined) for use as auth.verify elsewhere.
+      expect(await mcp.oauthProxy!.verify(await forge('g-down'))).toBeUndefined();
+    } finally {
+      await mcp.close(0);
+      await new Promise((resolve) => http.close(resolve));
     }
   });
 
