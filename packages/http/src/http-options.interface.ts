@@ -205,11 +205,12 @@ export interface HttpOptions {
   /** Serve `GET /health` (default true). */
   health?: boolean;
   /**
-   * One record per HTTP request, when its response closes: `{ method, path, status, ms, session,
-   * aborted }` as a JSON line on stderr, or, with a logger, an `info` record
-   * `{ component: 'http', reqId, method, path, status, ms, sessionId, principalId, aborted }`.
-   * Never the query string, a header's value other than the session id, or the body. Default:
-   * true when a logger is in use, else false.
+   * One record per HTTP request, when its response closes: with a logger, an `info` record
+   * `{ component: 'http', reqId, method, path, status, ms, sessionId, principalId, aborted }`;
+   * without one, a JSON line on stderr `{ time, msg, method, path, status, ms, session,
+   * principal, aborted }`. The principal is named by `principalId()`. Never the query string, a
+   * header's value other than the session id, or the body. Default: true when a logger is in
+   * use, else false.
    */
   log?: boolean;
   /**
@@ -240,7 +241,7 @@ export interface HttpOptions {
 export interface HttpRateLimitOptions extends RateLimiterOptions {
   /**
    * The bucket a request takes from, or undefined to let it through unlimited. Default: the
-   * principal's id (`principalId()`: a string principal, or its `sub`, `id` or `clientId`) as
+   * principal's id (`principalId()`: a string principal, or its `sub`, `subject`, `id` or `clientId`) as
    * `http:principal:<id>`, else the client's address as `http:address:<ip>` (behind a proxy,
    * give a key that reads the forwarded address you trust).
    */

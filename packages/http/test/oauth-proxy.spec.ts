@@ -90,15 +90,6 @@ interface World {
 
 async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_secret): Promise<World> {
   getMetadataStorage().reset();
-  @McpService()
-  class Account {
-    @Tool({ description: 'Who the token says the caller is' })
-    whoami(ctx: Context) {
-      return JSON.stringify(ctx.principal);
-    }
-  }
-  void Account;
-  const mcpServer = createServer({ name: 'protected', version: '1.0.0' });
   const server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,21 +102,32 @@ async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_s
     ],
   });
   const errors: unknown[] = [];
-  const mcp = createMcpExpressApp(mcpServer, {
-    keepAliveMs: 0,
+  // Built first, as the README shows, so that a service can be given it (for upstreamTokens).
+  const proxy = new OAuthProxy({
+    baseUrl: base,
+    upstream: { issuer: upstream.issuer, clientId: PROXY_CLIENT.client_id, clientSecret, scopes: ['openid', 'email'] },
+    scopes: ['notes:read', 'notes:write'],
+    signingKey,
     onError: (e) => errors.push(e),
-    oauthProxy: {
-      baseUrl: base,
-      upstream: {
-        issuer: upstream.issuer,
-        clientId: PROXY_CLIENT.client_id,
-        clientSecret,
-        scopes: ['openid', 'email'],
-      },
-      scopes: ['notes:read', 'notes:write'],
-      signingKey,
-    },
   });
+  @McpService()
+  class Account {
+    constructor(private readonly oauth: OAuthProxy) {}
+
+    @Tool({ description: 'Who the token says the caller is' })
+    whoami(ctx: Context) {
+      return JSON.stringify(ctx.principal);
+    }
+
+    @Tool({ description: 'What the identity provider granted for the caller (its tokens stay on the server)' })
+    async upstream_grant(ctx: Context) {
+      const tokens = await this.oauth.upstreamTokens(ctx.principal as OAuthProxyPrincipal);
+      return tokens ? `provider granted: ${String(tokens.scope)}; has an access token: ${typeof tokens.access_token === 'string'}` : 'signed out';
+    }
+  }
+  void Account;
+  const mcpServer = createServer({ name: 'protected', version: '1.0.0', providers: [{ provide: OAuthProxy, useValue: proxy }] });
+  const mcp = createMcpExpressApp(mcpServer, { keepAliveMs: 0, onError: (e) => errors.push(e), oauthProxy: proxy });
   server.on('request', mcp.app);
   return { server, base, mcpUrl: `${base}/mcp`, upstream, mcp, proxy: mcp.oauthProxy!, errors };
 }
@@ -216,6 +218,10 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
     const principal = JSON.parse(result.content[0].text) as OAuthProxyPrincipal;
     expect(principal).toMatchObject({ subject: 'alice', clientId: provider.info!.client_id, scopes: ['notes:read', 'notes:write'] });
     expect(principal.claims).toMatchObject({ iss: w.base, aud: w.mcpUrl, sub: 'alice' });
+    // A service given the proxy reaches the provider's tokens of the caller, server-side.
+    expect(await client.callTool({ name: 'upstream_grant', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'provider granted: openid email; has an access token: true' }],
+    });
 
     // The upstream's tokens stay on the server: none of them appears in anything the client received.
     const upstreamTokens = await w.proxy.upstreamTokens(principal);
