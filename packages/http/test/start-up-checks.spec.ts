@@ -137,6 +137,14 @@ describe('an OAuth proxy in front of scoped services', () => {
       await mcp.close(0);
       await new Promise((resolve) => http.close(resolve));
     }
+    // serveHttp's listener hands the proxy out too (for upstreamTokens); without one it has none.
+    const { Notes: Again } = declare();
+    const served = await serve(createServer({ name: 'notes', version: '1', services: [Again], onWarning: () => {} }), {
+      oauthProxy: { baseUrl: 'http://127.0.0.1:8080', upstream: UPSTREAM },
+    });
+    expect(served.oauthProxy).toBeInstanceOf(OAuthProxy);
+    expect(served.oauthProxy?.scopes).toEqual(['notes:read', 'notes:write']);
+    expect((await serve(createServer({ name: 'plain', version: '1', services: [], onWarning: () => {} }))).oauthProxy).toBeUndefined();
   });
 });
 

@@ -24,7 +24,7 @@ import type { CryptoKey as JoseKey, JWK, JWTPayload } from 'jose';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import { fetchJsonObject } from '../outbound/fetch-json.js';
-import { joseRejection } from '../security/jwt-verifier.js';
+import { joseRejection } from '../security/jose-rejection.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from '../security/token-verifier.js';
 import { fetchIssuerMetadata, metadataUrl } from '../outbound/issuer-metadata.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
