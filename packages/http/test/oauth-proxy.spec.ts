@@ -9,65 +9,18 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Context, createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
 import { createMcpExpressApp, MemoryOAuthProxyStore, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal, type OAuthProxyStore } from '@typemcp/http';
 import express from 'express';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Browser, formOf, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
+import { InMemoryOAuthClient } from '../../../test/support/sdk-oauth-client';
 
 const SIGNING_JWK = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as JWK;
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 const PROXY_CLIENT = { client_id: 'typemcp-proxy', client_secret: 'a-long-secret-the-mcp-clients-never-see' };
-
-/** The SDK's OAuth client provider, keeping everything in memory; the "browser" is driven by the test. */
-class TestOAuthClient implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier?: string;
-  authorizationUrl?: URL;
-  readonly sentState = randomBytes(16).toString('base64url');
-
-  constructor(private readonly name: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.name,
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  state() {
-    return this.sentState;
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier!;
-  }
-}
 
 /** Everything the MCP client received over HTTP, to show no upstream token ever reached it. */
 function recordingFetch(log: string[]): typeof fetch {
@@ -189,14 +142,14 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
   });
 
   it('connects end to end: discovery, registration, consent, upstream login, PKCE, token, retry, tools/call; refresh rotates', async () => {
-    const provider = new TestOAuthClient('Notes Desktop');
+    const provider = new InMemoryOAuthClient(REDIRECT, 'Notes Desktop');
     const received: string[] = [];
     const transport = new StreamableHTTPClientTransport(new URL(w.mcpUrl), { authProvider: provider, fetch: recordingFetch(received) });
     const client = new Client({ name: 'sdk-oauth-client', version: '1.0.0' });
     await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
 
     // The SDK registered with the proxy and sent the person to /authorize with PKCE S256, our state and the resource.
-    const authUrl = provider.authorizationUrl!;
+    const authUrl = provider.pending!;
     expect(authUrl.origin + authUrl.pathname).toBe(`${w.base}/oauth/authorize`);
     expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authUrl.searchParams.get('resource')).toBe(w.mcpUrl);

@@ -15,10 +15,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Browser, formOf } from '../../../../test/support/oidc-provider';
+import { InMemoryOAuthClient } from '../../../../test/support/sdk-oauth-client';
 import { assertServerBuilt } from '../../../../test/support/stdio-session';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -73,43 +73,6 @@ async function answering(url: string, child: ChildProcess, output: () => string)
       if (Date.now() > deadline) throw new Error(`${url} did not answer in 20 s:\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }
-}
-
-/** The SDK's OAuth client side, in memory; the browser part is the test's. */
-class InMemoryOAuthClient implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  pending?: URL;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'local setup test',
-    redirect_uris: [REDIRECT],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.pending = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
   }
 }
 
@@ -171,11 +134,11 @@ it('runs: the provider, the server, and an SDK client that registers, signs in a
   await answering(`http://127.0.0.1:${mcpPort}/health`, started[1].child, started[1].output);
   expect(started[1].output()).toContain(`Notes at ${mcpUrl}, accepting tokens of ${issuer}`);
 
-  const provider = new InMemoryOAuthClient();
+  const provider = new InMemoryOAuthClient(REDIRECT, 'local setup test');
   const client = new Client({ name: 'local-setup', version: '1.0.0' });
   await expect(client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
   // Registered at the provider itself (RFC 7591), sent there with PKCE, this server as the resource, and every declared scope.
-  expect(provider.client?.client_id).toEqual(expect.any(String));
+  expect(provider.info?.client_id).toEqual(expect.any(String));
   const asked = provider.pending!;
   expect(asked.origin).toBe(issuer);
   expect(Object.fromEntries(['code_challenge_method', 'resource', 'scope'].map((k) => [k, asked.searchParams.get(k)]))).toEqual({
