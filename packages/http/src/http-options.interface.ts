@@ -160,8 +160,9 @@ export interface HttpOptions {
   /**
    * Serve an OAuth proxy (authorization server metadata, client registration, authorize, consent,
    * token) in front of an upstream identity provider, and protect the MCP routes with its tokens:
-   * without `auth`, `auth.verify` is the proxy's verifier and the Protected Resource Metadata names
-   * the proxy as authorization server. Options, or an {@link OAuthProxy} built beforehand.
+   * without `auth`, the proxy's verifier checks the tokens and the Protected Resource Metadata
+   * names the proxy as authorization server. Options, or an {@link OAuthProxy} built beforehand
+   * (to give it to services, for `upstreamTokens`). Its scopes must include every declared scope.
    */
   oauthProxy?: OAuthProxyOptions | OAuthProxy;
   /** Largest accepted request body in bytes (default 4 MiB). */
