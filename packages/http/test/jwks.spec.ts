@@ -160,7 +160,7 @@ describe('the JWKS of a Keycloak-shaped issuer (a path issuer)', () => {
   });
 
   it('after a rotation: the new key at once; a second rotation inside the cool-down a retryable 503, then 200; made-up kids one fetch', async () => {
-    const s = await protect({ issuer: idp.issuer, jwksCooldownMs: 1500 });
+    const s = await protect({ issuer: idp.issuer, jwksCooldownMs: 2000 });
     expect((await attempt(s.url, await idp.sign(claims(s)))).status).toBe(200);
     await idp.rotate();
     expect((await attempt(s.url, await idp.sign(claims(s)))).status).toBe(200);

@@ -22,7 +22,7 @@ export interface PathIssuer {
   readonly hits: Map<string, number>;
   /** The metadata document served by default. */
   metadata(): Record<string, unknown>;
-  /** Signs `claims` (RS256) with the current key; `iss` defaults to the issuer, `iat` to now. */
+  /** Signs `claims` (ES256) with the current key; `iss` defaults to the issuer, `iat` to now. */
   sign(claims: JWTPayload, kid?: string): Promise<string>;
   /** A new current key (the old ones stay published); returns its kid. */
   rotate(): Promise<string>;
@@ -35,9 +35,9 @@ export async function startPathIssuer(realm = 'typemcp'): Promise<PathIssuer> {
   const keys: { kid: string; privateKey: CryptoKey; jwk: JWK }[] = [];
   let counter = 0;
   const rotate = async () => {
-    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const kid = `key-${++counter}`;
-    keys.unshift({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' } });
+    keys.unshift({ kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } });
     return kid;
   };
   await rotate();
@@ -68,7 +68,7 @@ export async function startPathIssuer(realm = 'typemcp'): Promise<PathIssuer> {
     async sign(claims, kid) {
       const key = keys.find((k) => k.kid === (kid ?? keys[0].kid)) ?? keys[0];
       return new SignJWT({ iss: issuer, iat: Math.floor(Date.now() / 1000), ...claims })
-        .setProtectedHeader({ alg: 'RS256', kid: kid ?? key.kid })
+        .setProtectedHeader({ alg: 'ES256', kid: kid ?? key.kid })
         .sign(key.privateKey);
     },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
