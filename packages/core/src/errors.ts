@@ -41,6 +41,8 @@ export const CoreErrorCode = {
   ConflictingValidators: 'TYPEMCP_ERR_CONFLICTING_VALIDATORS',
   /** @ValidateNested() without @Type(() => Dto). */
   UntypedNested: 'TYPEMCP_ERR_UNTYPED_NESTED',
+  /** @IsDate() without @Type(() => Date). */
+  UntypedDate: 'TYPEMCP_ERR_UNTYPED_DATE',
   /** A handler result JSON cannot carry (UnrepresentableResultError). */
   UnrepresentableResult: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
   /** @Tool({ task }) with a value other than 'optional' or 'required' (DefinitionError). */
