@@ -11,6 +11,7 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { ValidationError } from 'class-validator';
 import { type JsonObject } from '@typemcp/protocol';
+import { serialiseOutput } from '../content/output-serialiser.js';
 import { isThenable } from '@typemcp/protocol/internal';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
@@ -106,14 +107,16 @@ export class DtoValidator {
   }
 
   /**
-   * A handler's return value as the plain JSON sent as `structuredContent`: checked against the
-   * published output schema, with fields the DTO does not declare removed when that schema is
-   * closed (`unknownFields: 'reject'`).
+   * A handler's return value as the plain JSON sent as `structuredContent`: serialised as the
+   * client will receive it (`serialiseOutput`: a Date as its ISO string, `toJSON()`, the DTO's
+   * class-transformer decorators), then checked against the published output schema, with fields
+   * the DTO does not declare removed when that schema is closed (`unknownFields: 'reject'`).
+   * @throws UnrepresentableResultError for what JSON cannot carry.
    */
   output(dto: ClassType, value: unknown): DtoResult<JsonObject> | Promise<DtoResult<JsonObject>> {
-    const plain = classTransformer().instanceToPlain(value) as JsonObject;
+    const plain = serialiseOutput(dto, value);
     const plan = this.plan(dto, 'output');
-    if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
+    if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[], 'the result') };
     if (plan.exact) return { ok: true, value: plain };
     const checked = this.refine(classTransformer().plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
     const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);

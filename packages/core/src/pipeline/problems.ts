@@ -8,14 +8,14 @@ import type { ErrorObject } from 'ajv';
 
 type Params = Record<string, unknown>;
 
-/** `/a/0/b` -> `a[0].b`; the root is "the input". */
-export function fieldOf(instancePath: string, child?: string): string {
+/** `/a/0/b` -> `a[0].b`; the root is `root`. */
+export function fieldOf(instancePath: string, child?: string, root = 'the input'): string {
   const parts = instancePath
     .split('/')
     .slice(1)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
-  if (parts.length === 0) return 'the input';
+  if (parts.length === 0) return root;
   const path = parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   return `\`${path}\``;
 }
@@ -25,9 +25,11 @@ export const nonFiniteMessage = (field: string, value: number) => `${field} must
 
 const count = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
 
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+/** "a string", "an integer", "an Item". */
+export const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
-function describe(value: unknown): string {
+/** The offending value as a message shows it: `string "3"`, `number 5`, `an object`, `null`. */
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
@@ -73,9 +75,9 @@ function unknownField(error: ErrorObject): string {
     : `unknown field \`${name}\`${where}`;
 }
 
-function messageOf(error: ErrorObject): string {
+function messageOf(error: ErrorObject, root: string): string {
   const params = error.params as Params;
-  const field = fieldOf(error.instancePath);
+  const field = fieldOf(error.instancePath, undefined, root);
   switch (error.keyword) {
     case 'required':
       return `${fieldOf(error.instancePath, String(params.missingProperty))} is required`;
@@ -146,9 +148,9 @@ const under = (e: ErrorObject, union: ErrorObject) => e !== union && e.schemaPat
 
 /**
  * One message per fault. Ajv must have run with `allErrors` and `verbose` (for the offending
- * value and the parent schema's property names).
+ * value and the parent schema's property names). `root` names the checked value itself.
  */
-export function schemaProblems(errors: readonly ErrorObject[]): string[] {
+export function schemaProblems(errors: readonly ErrorObject[], root = 'the input'): string[] {
   let list = errors.filter((e) => !nullBranch(e) && !nullableUnion(e));
   // Alternatives that differ only in format (`@IsIP()`: ipv4 or ipv6) are one fault: one message naming them all.
   const merged = new Map<ErrorObject, string>();
@@ -156,7 +158,7 @@ export function schemaProblems(errors: readonly ErrorObject[]): string[] {
     const branches = list.filter((e) => under(e, union));
     if (branches.length < 2 || !branches.every((e) => e.keyword === 'format' && e.instancePath === union.instancePath)) continue;
     const formats = branches.map((e) => String((e.params as Params).format));
-    merged.set(union, `${fieldOf(union.instancePath)} must be a valid ${formats.join(' or ')} (got ${describe(union.data)})`);
+    merged.set(union, `${fieldOf(union.instancePath, undefined, root)} must be a valid ${formats.join(' or ')} (got ${describe(union.data)})`);
     list = list.filter((e) => !branches.includes(e));
   }
   // An anyOf/oneOf whose branches already explained the fault adds nothing.
@@ -166,5 +168,5 @@ export function schemaProblems(errors: readonly ErrorObject[]): string[] {
   list = list.filter((e) => e.keyword === 'type' || e.keyword === 'required' || e.keyword === 'additionalProperties' || !wrongType.has(e.instancePath));
   const seenTypeAt = new Set<string>();
   list = list.filter((e) => e.keyword !== 'type' || (!seenTypeAt.has(e.instancePath) && seenTypeAt.add(e.instancePath)));
-  return [...new Set(list.map((e) => merged.get(e) ?? messageOf(e)))];
+  return [...new Set(list.map((e) => merged.get(e) ?? messageOf(e, root)))];
 }
