@@ -1,16 +1,14 @@
 /**
  * Tools with an output schema, driven by the official SDK 1.x `Client` (its `callTool` validates
  * `structuredContent` against the listed `outputSchema`, and throws -32600 for a successful result
- * without it). The SDK's own InMemoryTransport carries the messages to a real engine session as
- * serialised JSON text, so only the pipe is in memory.
+ * without it), over the SDK's InMemoryTransport to a real engine session.
  */
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { IsDate, IsInt, IsISO8601, IsString } from 'class-validator';
 import { Type } from 'class-transformer';
 import { createServer, McpService, Tool, ToolError, type TypeMcpServer } from '@typemcp/core';
+import { sdkClient } from './support/sdk-memory-client';
 
 class Reminder {
   @IsInt() id!: number;
@@ -49,13 +47,7 @@ const faults: string[] = [];
 
 beforeAll(async () => {
   server = createServer({ name: 'reminders', version: '1.0.0', services: [Reminders], onError: (error) => faults.push(String(error)) });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const session = server.engine.connect({ send: (text) => void serverSide.send(JSON.parse(text) as JSONRPCMessage) });
-  serverSide.onmessage = (message) => session.receive(JSON.stringify(message));
-  await serverSide.start();
-  client = new Client({ name: 'sdk1', version: '1.0.0' });
-  await client.connect(clientSide);
-  await client.listTools(); // the SDK caches each tool's output validator from the list
+  client = await sdkClient(server);
 });
 
 afterAll(async () => {
