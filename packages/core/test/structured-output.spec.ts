@@ -79,6 +79,14 @@ function serve(unknownFields: 'reject' | 'strip' = 'reject') {
     @Tool({ description: 'd', output: Task }) map() {
       return { id: 1, at: AT, price: '1', steps: new Map() } as unknown as Task;
     }
+    @Tool({ description: 'd', output: Task }) big() {
+      return { id: 5, at: AT, price: 1250n, steps: undefined } as unknown as Task;
+    }
+    @Tool({ description: 'd', output: Task }) cycle() {
+      const task: Record<string, unknown> = { id: 6, at: AT, price: '1' };
+      task.steps = [task];
+      return task as unknown as Task;
+    }
     @Tool({ description: 'd', output: Task }) text() {
       return 'done' as unknown as Task;
     }
@@ -158,11 +166,19 @@ describe('outputs are serialised, then checked', () => {
     expect(reported).toEqual([]);
   });
 
+  it('sends a bigint as its digits and leaves an undefined field out, as JSON.stringify does', async () => {
+    const { call, reported } = await connect();
+    expect(await call('big')).toEqual(structured({ id: 5, at: ISO, price: '1250' }));
+    expect(reported).toEqual([]);
+  });
+
   it('refuses what JSON cannot carry as a masked internal error, reported', async () => {
     const { call, reported } = await connect();
     expect(await call('map')).toEqual({ content: [{ type: 'text', text: 'Tool "map" failed: internal error' }], isError: true });
     expect(reported[0].error).toBeInstanceOf(UnrepresentableResultError);
     expect(String(reported[0].error)).toContain('returned a Map at "steps"');
+    expect(await call('cycle')).toEqual({ content: [{ type: 'text', text: 'Tool "cycle" failed: internal error' }], isError: true });
+    expect(String(reported[1].error)).toContain('(a circular reference?)');
   });
 });
 

@@ -27,6 +27,8 @@ const MAX_DEPTH = 256;
 /** Values, not DTOs: a `@Type` onto one of these names no DTO to read a nested value as. */
 const VALUES = new Set<unknown>([Date, String, Number, Boolean, Object, Array, Map, Set, Buffer]);
 const NONE: readonly TransformMetadataRecord[] = [];
+/** Keys remembered per class beyond its declared ones (the data's own keys: bounded). */
+const MAX_KNOWN_KEYS = 256;
 
 /** What one class's decorators ask of serialisation, found once per class. */
 interface ClassFacts {
@@ -93,7 +95,10 @@ function fieldsToJson(object: Record<string, unknown>, as: ClassType | undefined
     let value = object[key];
     if (known) {
       let transforms = known.transforms.get(key);
-      if (transforms === undefined) known.transforms.set(key, (transforms = transformsOf(as!, key)));
+      if (transforms === undefined) {
+        transforms = transformsOf(as!, key);
+        if (known.transforms.size < MAX_KNOWN_KEYS) known.transforms.set(key, transforms);
+      }
       for (let t = 0; t < transforms.length; t++) value = transforms[t].transformFn({ value, key, obj: object, type: CLASS_TO_PLAIN, options: {} });
     }
     const json = toJson(value, key, known?.nested.get(key), depth + 1);
@@ -124,9 +129,15 @@ function toJson(value: unknown, key: string, type: ClassType | undefined, depth:
   }
   if (value === null) return null;
   if (depth > MAX_DEPTH) throw new UnrepresentableResultError(`returned a value nested more than ${MAX_DEPTH} levels deep at "${key}" (a circular reference?)`);
-  if (Array.isArray(value)) return value.map((item, i) => toJson(item, String(i), type, depth + 1) ?? null);
+  if (Array.isArray(value)) {
+    // A loop, not map(): a hole is null in JSON, and map() would keep it a hole.
+    const items = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = toJson(value[i], String(i), type, depth + 1) ?? null;
+    return items;
+  }
   const object = value as Record<string, unknown>;
-  const as = type ?? (isPlain(object) ? undefined : (object.constructor as ClassType));
+  const own = isPlain(object) ? undefined : object.constructor;
+  const as = type ?? (typeof own === 'function' ? (own as ClassType) : undefined);
   if (as && factsOf(as).whole) return toJson(classTransformer().instanceToPlain(asInstance(as, object)), key, undefined, depth + 1);
   if (typeof object.toJSON === 'function') return toJson((object.toJSON as (key: string) => unknown)(key), key, undefined, depth + 1);
   const loss = lossOf(object);
