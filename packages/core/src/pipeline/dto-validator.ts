@@ -11,8 +11,8 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { ValidationError } from 'class-validator';
 import { type JsonObject } from '@typemcp/protocol';
-import { serialiseOutput } from '../content/output-serialiser.js';
 import { isThenable } from '@typemcp/protocol/internal';
+import { serialiseOutput } from '../content/output-serialiser.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { classTransformerStorage } from '../schema/class-transformer-storage.js';
@@ -239,7 +239,8 @@ function scalarInstance<T>(dto: ClassType<T>, data: object, scalars: ReadonlySet
 /**
  * Ajv as the schemas need it: 2020-12, every fault reported (one message each), the offending
  * value kept for the message, regexes read as the DTO's own JavaScript regexes (no `u` flag),
- * only finite numbers, and the standard formats. The output instance also removes what a closed schema does not name.
+ * only finite numbers, and the standard formats. The output instance also removes what a closed
+ * schema does not name.
  */
 function newAjv(removeAdditional: boolean): Ajv2020 {
   // Loaded on the first check, not at start-up: Ajv and its formats take about 50 ms to load, and
