@@ -41,6 +41,10 @@ export const CoreErrorCode = {
   ConflictingValidators: 'TYPEMCP_ERR_CONFLICTING_VALIDATORS',
   /** @ValidateNested() without @Type(() => Dto). */
   UntypedNested: 'TYPEMCP_ERR_UNTYPED_NESTED',
+  /** @IsDate() without @Type(() => Date). */
+  UntypedDate: 'TYPEMCP_ERR_UNTYPED_DATE',
+  /** @Tool({ output }) on a method declared to return a string, number, boolean or array. */
+  OutputReturnType: 'TYPEMCP_ERR_OUTPUT_RETURN_TYPE',
   /** A handler result JSON cannot carry (UnrepresentableResultError). */
   UnrepresentableResult: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
   /** @Tool({ task }) with a value other than 'optional' or 'required' (DefinitionError). */

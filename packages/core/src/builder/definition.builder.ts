@@ -16,6 +16,7 @@ import {
   multipleInputs,
   NAME_RULE,
   notAService,
+  outputReturnType,
   templateVariableNotInDto,
   unreflectableParameter,
 } from '../errors/definition-errors.js';
@@ -24,6 +25,9 @@ import type { MetadataStorage } from '../metadata/metadata-storage.js';
 import type { SchemaSource } from '../manifest/schema-source.js';
 import { defineKey } from '../schema/schema-walk.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
+
+/** Declared return types no output DTO's object can be (a Promise, a union or no annotation say nothing). */
+const NOT_OBJECTS = new Set<unknown>([String, Number, Boolean, Array, Symbol, BigInt]);
 
 const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
 
@@ -110,6 +114,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     const { output, inputSchema, guard, scopes, task, ...rest } = options;
     if (task !== undefined && task !== 'optional' && task !== 'required') throw invalidTaskSupport(target, method, task);
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
+    const returned = Reflect.getMetadata?.('design:returntype', target.prototype as object, method) as { name: string } | undefined;
+    if (output && NOT_OBJECTS.has(returned)) throw outputReturnType(target, method, output, returned!);
     return {
       definition: compact({
         ...rest,

@@ -50,8 +50,9 @@ export interface Root {
 }
 
 /**
- * Elicitation forms take flat properties with one primitive `type`: an optional DTO field's
- * `[T, 'null']` (or `anyOf` with null) becomes plain T; not answering is how a user leaves it empty.
+ * Elicitation forms take flat properties with one primitive `type`: a nullable DTO field's
+ * `anyOf: [T, null]` (or a `[T, 'null']` type a `@JSONSchema()` wrote) becomes plain T; not
+ * answering is how a user leaves it empty.
  */
 function elicitationForm(schema: JsonObject): JsonObject {
   const properties = Object.fromEntries(

@@ -24,6 +24,15 @@ export function invalidTaskSupport(target: ClassType, method: string, value: unk
   );
 }
 
+export function outputReturnType(target: ClassType, method: string, output: ClassType, returned: { name: string }): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.OutputReturnType,
+    `${where(target, method)} declares @Tool({ output: ${output.name} }) but returns ${returned.name.toLowerCase()}, and a tool with an ` +
+      `output schema must answer with structured content; return an object of ${output.name} (throw a ToolError for a message ` +
+      'the model should read), or leave output out to answer with text.',
+  );
+}
+
 export function missingDescription(kind: 'Tool' | 'Prompt', target: ClassType, method: string): DefinitionError {
   return new DefinitionError(
     CoreErrorCode.MissingDescription,
