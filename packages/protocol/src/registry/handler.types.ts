@@ -42,6 +42,13 @@ export type Completers = Record<string, CompletionHandler>;
  */
 export type ToolGuard = (principal: unknown) => boolean;
 
+/**
+ * Data extensions read from a registered feature, by extension identifier (what
+ * `@typemcp/core`'s `ExtensionData` decorator records). The engine only carries it: the
+ * extension's decorators and rules receive their own entry as `data`.
+ */
+export type FeatureExtensionData = Readonly<Record<string, unknown>>;
+
 /** How a tool is registered besides its definition and handler (`FeatureRegistry.addTool`). @publicApi */
 export interface ToolRegistration {
   /** Hides the tool from the principals it refuses. */
@@ -50,6 +57,36 @@ export interface ToolRegistration {
   readonly scopes?: readonly string[];
   /** Task support; absent for a tool that never runs as a task. */
   readonly task?: ToolTaskOptions;
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+}
+
+/** How a static resource is registered besides its definition and reader (`FeatureRegistry.addResource`). @publicApi */
+export interface ResourceRegistration {
+  /** Caching hints for its reads (2026-07-28). */
+  readonly cache?: Partial<CacheHint>;
+  /** OAuth scopes a caller's token needs to see and read it. */
+  readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false`: readable but left out of `resources/list` (default true). */
+  readonly listed?: boolean;
+}
+
+/** How a resource template is registered besides its definition and reader (`FeatureRegistry.addResourceTemplate`). @publicApi */
+export interface TemplateRegistration extends ResourceRegistration {
+  /** Completion handlers of its variables. */
+  readonly complete?: Completers;
+}
+
+/** How a prompt is registered besides its definition and handler (`FeatureRegistry.addPrompt`). @publicApi */
+export interface PromptRegistration {
+  /** Completion handlers of its arguments. */
+  readonly complete?: Completers;
+  /** OAuth scopes a caller's token needs to see and get it. */
+  readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }
 
 /**
@@ -73,6 +110,8 @@ export interface RegisteredTool {
   readonly scopes?: readonly string[];
   /** Task support; undefined for a tool that never runs as a task. */
   readonly task?: ToolTaskOptions;
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }
 
 /** A registered static resource. */
@@ -83,6 +122,10 @@ export interface RegisteredResource {
   readonly cache?: Partial<CacheHint>;
   /** OAuth scopes a caller's token needs to see and read it. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false` when left out of `resources/list`. */
+  readonly listed?: false;
 }
 
 /** A registered resource template. */
@@ -95,6 +138,10 @@ export interface RegisteredTemplate {
   readonly cache?: Partial<CacheHint>;
   /** OAuth scopes a caller's token needs to see and read its resources. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false` when left out of `resources/templates/list`. */
+  readonly listed?: false;
 }
 
 /** A registered prompt. */
@@ -104,4 +151,6 @@ export interface RegisteredPrompt {
   readonly complete?: Completers;
   /** OAuth scopes a caller's token needs to see and get it. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }

@@ -16,6 +16,7 @@ import type { RequestStateSealer } from './request-state.js';
 import type { Hooks } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import type { TaskEngine } from './tasks/task-engine.js';
+import type { ExtensionSet } from './extensions/extension-set.js';
 
 /** A list the server pages: a feature kind or resource templates. */
 export type ListKind = FeatureKind | 'templates';
@@ -36,10 +37,14 @@ export interface ServerHost {
   readonly telemetry?: RequestTelemetry;
   /** Tasks (created on first use). */
   readonly tasks: TaskEngine;
+  /** The installed extensions. */
+  readonly extensionSet: ExtensionSet;
   capabilities(): ServerCapabilities;
+  /** What the server declares to a client of that revision (extensions included). */
+  capabilitiesFor(features: RevisionFeatures): ServerCapabilities;
   methodHandler(method: string): MethodHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;
-  listPage(kind: ListKind, features: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown>;
+  listPage(kind: ListKind, ctx: RequestContext, cursor: unknown): Page<unknown>;
   modernResult(ctx: RequestContext, body: JsonObject): JsonObject;
   reportError(error: unknown, where: string, ctx?: RequestContext): void;
   detach(session: SessionContract): void;
