@@ -43,6 +43,8 @@ export {
   ErrorCode,
   extensionMethod,
   invalidParams,
+  optionalObject,
+  requireString,
   InputRequiredError,
   InvalidOptionError,
   LocalClientRequestError,
