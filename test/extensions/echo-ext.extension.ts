@@ -1,7 +1,6 @@
 /**
- * A third-party extension, `com.example/echo-ext`, written as a package outside TypeMCP would
- * write one: with the public API of @typemcp/core only. The root README's "Writing an extension"
- * shows this file, and test/extensions/echo-ext.e2e.spec.ts runs it with the official SDK client.
+ * `com.example/echo-ext`, an extension written as a package outside TypeMCP would write one:
+ * with @typemcp/core's public API only. (The root README shows this file as it is.)
  */
 import { ExtensionData, extensionMethod, invalidParams, requireString, type ExtensionApi, type ExtensionMember, type ServerExtension } from '@typemcp/core';
 
