@@ -27,6 +27,7 @@ export interface ExtensionMember {
 
 /** A served class as the extension's `bindService` sees it. @publicApi */
 export interface ExtensionService {
+  /** The `@McpService()` class. */
   readonly target: ClassType;
   /** The instance the container built (the one the class's tools run on). */
   readonly instance: object;
@@ -46,5 +47,6 @@ export interface ExtensionService {
  * @publicApi
  */
 export interface ServerExtension extends McpExtension {
+  /** Receives a served class that carries the extension's data; returns what undoes it (or nothing). */
   bindService?(service: ExtensionService): (() => void) | void;
 }

@@ -25,6 +25,7 @@ export class MetadataStorage {
   readonly completes: CompleteMetadataArgs[] = [];
   readonly descriptions: DescriptionMetadataArgs[] = [];
   readonly interceptors: InterceptorsMetadataArgs[] = [];
+  /** `ExtensionData` records, for the extensions an application installs. */
   readonly extensionData: ExtensionDataMetadataArgs[] = [];
   private readonly indexes = new WeakMap<object, unknown>();
 

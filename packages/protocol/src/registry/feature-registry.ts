@@ -33,6 +33,9 @@ const declared = (scopes?: readonly string[]): readonly string[] | undefined => 
 /** Which list changed. */
 export type FeatureKind = 'tools' | 'resources' | 'prompts';
 
+/** A list the server pages: a feature kind or resource templates. */
+export type ListKind = FeatureKind | 'templates';
+
 /** @publicApi */
 export class FeatureRegistry {
   private readonly tools = new Map<string, RegisteredTool>();

@@ -101,10 +101,13 @@ export interface ToolTaskOptions {
   readonly start?: 'call' | 'handler';
 }
 
-/** A registered tool. */
+/** A registered tool. @publicApi */
 export interface RegisteredTool {
+  /** Its definition, as registered (lists show it decorated by extensions and shaped per revision). */
   readonly definition: ToolDefinition;
+  /** What `tools/call` runs. */
   readonly handler: ToolHandler;
+  /** Who may see and call it; undefined for everyone. */
   readonly guard?: ToolGuard;
   /** OAuth scopes a caller's token needs to see and call it. */
   readonly scopes?: readonly string[];
@@ -114,9 +117,11 @@ export interface RegisteredTool {
   readonly extensions?: FeatureExtensionData;
 }
 
-/** A registered static resource. */
+/** A registered static resource. @publicApi */
 export interface RegisteredResource {
+  /** Its definition, as registered. */
   readonly definition: ResourceDefinition;
+  /** What `resources/read` runs for its URI. */
   readonly read: ResourceReader;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
@@ -128,11 +133,15 @@ export interface RegisteredResource {
   readonly listed?: false;
 }
 
-/** A registered resource template. */
+/** A registered resource template. @publicApi */
 export interface RegisteredTemplate {
+  /** Its definition, as registered. */
   readonly definition: ResourceTemplateDefinition;
+  /** The parsed template that matches URIs. */
   readonly template: UriTemplate;
+  /** What `resources/read` runs for a URI it matches. */
   readonly read: TemplateReader;
+  /** Completion handlers of its variables. */
   readonly complete?: Completers;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
@@ -144,10 +153,13 @@ export interface RegisteredTemplate {
   readonly listed?: false;
 }
 
-/** A registered prompt. */
+/** A registered prompt. @publicApi */
 export interface RegisteredPrompt {
+  /** Its definition, as registered. */
   readonly definition: PromptDefinition;
+  /** What `prompts/get` runs. */
   readonly get: PromptHandler;
+  /** Completion handlers of its arguments. */
   readonly complete?: Completers;
   /** OAuth scopes a caller's token needs to see and get it. */
   readonly scopes?: readonly string[];

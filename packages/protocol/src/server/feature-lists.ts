@@ -5,14 +5,13 @@
  * extensions' visibility rules) and paged.
  */
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '../mcp-types.js';
-import type { FeatureRegistry } from '../registry/feature-registry.js';
+import type { FeatureRegistry, ListKind } from '../registry/feature-registry.js';
 import type { RegisteredTool } from '../registry/handler.types.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { ExtensionSet, RegisteredFeature } from './extensions/extension-set.js';
 import { paginate, type Page } from './pagination.js';
 import type { RequestContext } from './request-context.js';
 import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
-import type { ListKind } from './server-host.js';
 
 /** @internal */
 export class FeatureLists {

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Implementation, ServerCapabilities } from '../mcp-types.js';
-import type { FeatureKind, FeatureRegistry } from '../registry/feature-registry.js';
+import type { FeatureRegistry, ListKind } from '../registry/feature-registry.js';
 import type { Listener, SessionContract } from './contracts.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { MethodHandler, NotificationHandler } from './handlers/method-handler.type.js';
@@ -18,8 +18,7 @@ import type { RequestTelemetry } from './telemetry.js';
 import type { TaskEngine } from './tasks/task-engine.js';
 import type { ExtensionSet } from './extensions/extension-set.js';
 
-/** A list the server pages: a feature kind or resource templates. */
-export type ListKind = FeatureKind | 'templates';
+export type { ListKind };
 
 /** The server as its sessions and method handlers see it. */
 export interface ServerHost {

@@ -6,10 +6,10 @@
  */
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { ReadResourceResult } from '../../mcp-types.js';
+import type { ListKind } from '../../registry/feature-registry.js';
 import type { RegisteredPrompt, RegisteredResource, RegisteredTemplate, RegisteredTool } from '../../registry/handler.types.js';
 import type { RevisionFeatures } from '../../revisions.js';
 import type { RequestContext } from '../request-context.js';
-import type { ListKind } from '../server-host.js';
 import type { ContentsInfo, McpExtension, VisibilityInfo } from './extension.types.js';
 
 /** A feature of any kind, as registered. */
@@ -29,7 +29,7 @@ const DECORATOR: Readonly<Record<ListKind, 'tool' | 'resource' | 'template' | 'p
 
 const LIST_KINDS: readonly ListKind[] = ['tools', 'resources', 'templates', 'prompts'];
 
-/** @internal */
+/** The installed extensions of one server (the engine's own view; not part of the public API). */
 export class ExtensionSet {
   private readonly byId = new Map<string, McpExtension>();
   private readonly decorators: Partial<Record<ListKind, { id: string; fn: Decorate }[]>> = {};

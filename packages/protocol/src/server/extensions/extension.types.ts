@@ -76,6 +76,7 @@ export interface ContentsInfo {
   readonly data: unknown;
   /** The URI read. */
   readonly uri: string;
+  /** The `resources/read` request. */
   readonly ctx: RequestContext;
 }
 
@@ -83,6 +84,7 @@ export interface ContentsInfo {
 export interface ResultInfo {
   /** The request's params as received. */
   readonly params: JsonObject;
+  /** The request (its client's extensions: `ctx.clientExtension(id)`). */
   readonly ctx: RequestContext;
 }
 
@@ -119,6 +121,7 @@ export interface ExtensionDecorators {
 export interface VisibilityInfo {
   /** This extension's data on the feature, if any. */
   readonly data: unknown;
+  /** The list request (its client's extensions: `ctx.clientExtension(id)`). */
   readonly ctx: RequestContext;
 }
 
@@ -128,9 +131,13 @@ export interface VisibilityInfo {
  * that).
  */
 export interface ExtensionVisibility {
+  /** Whether `tools/list` shows the tool to this request. */
   tools?(tool: RegisteredTool, info: VisibilityInfo): boolean;
+  /** Whether `resources/list` shows the resource to this request. */
   resources?(resource: RegisteredResource, info: VisibilityInfo): boolean;
+  /** Whether `resources/templates/list` shows the template to this request. */
   templates?(template: RegisteredTemplate, info: VisibilityInfo): boolean;
+  /** Whether `prompts/list` shows the prompt to this request. */
   prompts?(prompt: RegisteredPrompt, info: VisibilityInfo): boolean;
 }
 
