@@ -71,13 +71,13 @@ export interface ProtocolServerOptions {
  * Per-resource hints are set where the resource is registered.
  */
 export interface CacheOptions {
-  /** Every list and `server/discover`. */
+  /** Every list and `server/discover`, and the extension methods declared `cache: 'list'`. */
   lists?: Partial<CacheHint>;
   tools?: Partial<CacheHint>;
   prompts?: Partial<CacheHint>;
   resources?: Partial<CacheHint>;
   templates?: Partial<CacheHint>;
   discover?: Partial<CacheHint>;
-  /** `resources/read`, under any per-resource hint. */
+  /** `resources/read`, under any per-resource hint, and the extension methods declared `cache: 'read'`. */
   read?: Partial<CacheHint>;
 }

@@ -173,9 +173,10 @@ export class ProtocolServer implements ServerHost {
   }
 
   /**
-   * Adds the handler of a method (for extensions and upper layers). Replacing one of the engine's
-   * own methods (`initialize`, `tools/call`...) takes `{ replace: true }`; without it this throws
-   * a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
+   * Adds the handler of a method (for upper layers; an extension declares its methods instead).
+   * Replacing one of the engine's own methods (`initialize`, `tools/call`...) or one an installed
+   * extension added takes `{ replace: true }`; without it this throws a DefinitionError
+   * (`TYPEMCP_ERR_BUILTIN_METHOD`). A replaced method keeps the extensions' result decorators.
    */
   setMethodHandler(method: string, handler: MethodHandler, options?: SetHandlerOptions): void {
     const owner = this.methods.ownerOf(method);
