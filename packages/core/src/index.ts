@@ -14,6 +14,8 @@ export { Prompt } from './decorators/prompt.decorator.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
+export { ExtensionData } from './decorators/extension-data.decorator.js';
+export type { ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
 export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
@@ -39,6 +41,10 @@ export {
   ClientRequestError,
   DefinitionError,
   ErrorCode,
+  extensionMethod,
+  invalidParams,
+  optionalObject,
+  requireString,
   InputRequiredError,
   InvalidOptionError,
   LocalClientRequestError,
@@ -59,6 +65,9 @@ export type {
   BucketRule,
   CallToolResult,
   ContentBlock,
+  ExtensionApi,
+  ExtensionMethod,
+  McpExtension,
   GetPromptResult,
   JsonObject,
   MemoryRateLimitStoreOptions,

@@ -41,7 +41,7 @@ function completersFor(table: CompletionTable, key: string): Completers {
 }
 
 /** Calls `plan.method` with the input and Context placed where the method declared them. */
-function caller(instance: object, plan: Invocation, validator: DtoValidator) {
+export function caller(instance: object, plan: Invocation, validator: DtoValidator) {
   const method = (instance as Record<string, Method>)[plan.method].bind(instance);
   const { input, contextIndexes, arity } = plan;
   if (arity === 0) return () => method();
@@ -166,7 +166,7 @@ export function bindService(
         const result = validator.input(input, args);
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
-      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined },
+      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined, extensions: tool.extensions },
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }
@@ -194,19 +194,21 @@ export function bindService(
           }
           return toReadResourceResult(await visible(() => call(dto, rc, uri)), uri, mimeType);
         },
-        completersFor(completions, completionKey('resource', definition.uriTemplate)),
-        resource.cache,
-        resource.scopes,
+        {
+          complete: completersFor(completions, completionKey('resource', definition.uriTemplate)),
+          cache: resource.cache,
+          scopes: resource.scopes,
+          extensions: resource.extensions,
+        },
       );
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(
-        definition,
-        async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType),
-        resource.cache,
-        resource.scopes,
-      );
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType), {
+        cache: resource.cache,
+        scopes: resource.scopes,
+        extensions: resource.extensions,
+      });
       undo.push(() => registry.removeResource(definition.uri));
     }
   }
@@ -227,8 +229,7 @@ export function bindService(
         }
         return toGetPromptResult(await visible(() => call(dto, rc)), description);
       },
-      completersFor(completions, completionKey('prompt', name)),
-      prompt.scopes,
+      { complete: completersFor(completions, completionKey('prompt', name)), scopes: prompt.scopes, extensions: prompt.extensions },
     );
     undo.push(() => registry.removePrompt(name));
   }

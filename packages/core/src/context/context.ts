@@ -115,6 +115,15 @@ export class Context {
   }
 
   /**
+   * The client's settings for extension `id` when it declared the extension, undefined when it
+   * did not: decided per request (a 2026-07-28 request's own capabilities, else the session's),
+   * so a tool can answer each client as it can take it, e.g. a text fallback without MCP Apps.
+   */
+  clientExtension(id: string): JsonObject | undefined {
+    return this.request.clientExtension(id);
+  }
+
+  /**
    * True when the client can be asked for `sampling`, `elicitation` or `roots`: it declared the
    * capability and its protocol revision has the feature. Check before offering a fallback.
    */
