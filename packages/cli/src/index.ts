@@ -1,5 +1,5 @@
 /**
- * @typemcp/cli: the `typemcp` command (dev, start, build, add, list, call, inspect). The functions below are
+ * @typemcp/cli: the `typemcp` command (dev, start, build, add, list, call, inspect, proxy). The functions below are
  * what the commands run, for scripts and tests.
  */
 export { addItem, type AddOptions, type AddResult } from './add/add-item.js';
@@ -14,4 +14,5 @@ export { startServer } from './commands/start.command.js';
 export { runDev, type DevOptions } from './dev/dev-server.js';
 export { findInspector, installAdvice, type Inspector } from './inspect/find-inspector.js';
 export { createProgram, run } from './program.js';
+export { runProxy, type ProxyConfig, type ProxyOptions, type RunningProxy } from './proxy/run-proxy.js';
 export { UsageError } from './usage.error.js';

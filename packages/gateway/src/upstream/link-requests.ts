@@ -126,12 +126,17 @@ export class LinkRequests {
    */
   private async rounds(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
     let sent = params;
+    // The client sees the upstream's own keys; one the upstream asks again in a later round gets that round's prefix.
+    const used = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await this.send(method, sent, () => ctx, ctx.signal);
       if (result.resultType !== 'input_required') return result;
       const questions = Object.entries((result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>);
       const answers: JsonObject = {};
-      await Promise.all(questions.map(async ([key, q]) => (answers[key] = await askClient(ctx, q.method, q.params, `${round}:${key}`))));
+      const keyOf = (key: string) => (used.has(key) ? `${round}:${key}` : key);
+      const keys = questions.map(([key]) => keyOf(key));
+      keys.forEach((key) => used.add(key));
+      await Promise.all(questions.map(async ([key, q], i) => (answers[key] = await askClient(ctx, q.method, q.params, keys[i]))));
       sent = { ...params, inputResponses: answers };
       if (typeof result.requestState === 'string') sent.requestState = result.requestState;
     }
