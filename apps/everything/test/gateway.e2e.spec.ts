@@ -14,7 +14,13 @@ import * as path from 'node:path';
 import { Client as Client2, StreamableHTTPClientTransport as Http2, type ClientOptions } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Http1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Context, createServer, McpService, Tool, type HttpListenerHandle, type Interceptor, type InterceptorCall, type TypeMcpServer } from '@typemcp/core';
 import { mount, MountedServer, type Mount } from '@typemcp/gateway';
 import { assertServerBuilt } from '../../../test/support/stdio-session';
@@ -23,6 +29,8 @@ import { createEverythingServer } from '../src/everything.server';
 const MAIN = path.resolve(__dirname, '../dist/main.js');
 const TOKEN = 'gateway-secret-token';
 const TIMEOUT = { timeout: 10_000 };
+const SAMPLED = 'Paris, of course.';
+const ROOTS = [{ uri: 'file:///work/project', name: 'project' }];
 
 @McpService()
 class NotesService {
@@ -120,12 +128,12 @@ function elicitationAnswers(asked: unknown[]) {
 }
 
 async function sdk1(): Promise<Client1> {
-  const client = new Client1({ name: 'sdk1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  const client = new Client1({ name: 'sdk1', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
   await client.connect(new Http1(new URL(listener.url)));
   return client;
 }
 
-async function sdk2(modern: boolean, capabilities: ClientOptions['capabilities'] = { elicitation: {} }): Promise<Client2> {
+async function sdk2(modern: boolean, capabilities: ClientOptions['capabilities'] = { elicitation: {}, sampling: {}, roots: {} }): Promise<Client2> {
   const client = new Client2({ name: 'sdk2', version: '2.0.0' }, { capabilities, ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) });
   await client.connect(new Http2(new URL(listener.url)), TIMEOUT);
   return client;
@@ -150,8 +158,17 @@ describe.each([
 
   beforeAll(async () => {
     client = kind === 'sdk1' ? await sdk1() : await sdk2(kind === 'modern');
-    if (client instanceof Client1) client.setRequestHandler(ElicitRequestSchema, elicitationAnswers(asked));
-    else client.setRequestHandler('elicitation/create', elicitationAnswers(asked));
+    const sampled = () => ({ model: 'e2e', role: 'assistant' as const, content: { type: 'text' as const, text: SAMPLED } });
+    const roots = () => ({ roots: ROOTS });
+    if (client instanceof Client1) {
+      client.setRequestHandler(ElicitRequestSchema, elicitationAnswers(asked));
+      client.setRequestHandler(CreateMessageRequestSchema, sampled);
+      client.setRequestHandler(ListRootsRequestSchema, roots);
+    } else {
+      client.setRequestHandler('elicitation/create', elicitationAnswers(asked));
+      client.setRequestHandler('sampling/createMessage', sampled);
+      client.setRequestHandler('roots/list', roots);
+    }
   });
   afterAll(async () => {
     await client?.close();
@@ -204,6 +221,29 @@ describe.each([
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ message: expect.any(String) });
     expect(textOf(result)).toContain('accept');
+  });
+
+  it.each(['stdio', 'remote'])("relays the %s upstream's sampling and roots requests", async (ns) => {
+    const sampled = await client.callTool({ name: `${ns}_test_sampling`, arguments: { prompt: 'Capital of France?' } });
+    expect(textOf(sampled)).toBe(`LLM response: ${SAMPLED}`);
+    const roots = await client.callTool({ name: `${ns}_test_list_roots`, arguments: {} });
+    expect(JSON.parse(textOf(roots))).toEqual({ roots: ROOTS });
+  });
+});
+
+describe('a subscription to a resource of the stdio upstream', () => {
+  it('asks the upstream and relays its updates under the mounted URI', async () => {
+    const client = await sdk1();
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    try {
+      await client.subscribeResource({ uri: 'stdio+test://watched-resource' });
+      await client.callTool({ name: 'stdio_test_update_watched_resource', arguments: {} });
+      await eventually(() => updates.length > 0, 'the update');
+      expect(updates).toEqual(['stdio+test://watched-resource']);
+    } finally {
+      await client.close();
+    }
   });
 });
 
