@@ -10,7 +10,7 @@ export { GatewayError, GatewayErrorCode, MountConnectError, type GatewayErrorCod
 export { mount } from './mount/mount-server.js';
 export { Mount, type MountState } from './mount/mount.js';
 export { MountedServer } from './mount/mounted-server.js';
-export type { SkippedFeature } from './mount/mounted-features.js';
+export type { SkippedFeature } from './mount/skipped-feature.js';
 export type {
   FeatureFilter,
   HttpUpstream,

@@ -13,7 +13,10 @@ const clientModulesAfter = (script: string): number =>
   Number(
     execFileSync(
       process.execPath,
-      ['-e', `(async () => { ${script}; console.log(Object.keys(require.cache).filter((k) => /[\\\\/]@modelcontextprotocol[\\\\/]client[\\\\/]/.test(k)).length); process.exit(0); })()`],
+      [
+        '-e',
+        `(async () => { ${script}; console.log(Object.keys(require.cache).filter((k) => /[\\\\/]@modelcontextprotocol[\\\\/]client[\\\\/]/.test(k)).length); process.exit(0); })()`,
+      ],
       { encoding: 'utf8' },
     ).trim(),
   );
@@ -23,7 +26,9 @@ const servers = `const { createServer } = require(${JSON.stringify(CORE)}); cons
 
 describe('the official client loads with the first stdio or HTTP mount only', () => {
   it('an in-process mount loads none of it', () => {
-    expect(clientModulesAfter(`${servers} const m = await mount(outer, inner, { namespace: 'inner' }); if (m.state !== 'up') throw new Error(m.state)`)).toBe(0);
+    expect(clientModulesAfter(`${servers} const m = await mount(outer, inner, { namespace: 'inner' }); if (m.state !== 'up') throw new Error(m.state)`)).toBe(
+      0,
+    );
   });
 
   it('a stdio mount loads it (the measure above can see it)', () => {

@@ -225,6 +225,33 @@ describe('what the upstream announces', () => {
     expect((await client.complete({ type: 'ref/prompt', name: 'lib_topic' }, { name: 'topic', value: 'hi' })).values).toEqual(['history', 'hiking']);
   });
 
+  it('leaves out, with a warning, a feature the upstream adds later under a name already served', async () => {
+    const warnings: unknown[][] = [];
+    const noop = () => undefined;
+    const logger = {
+      warn: (...args: unknown[]) => void warnings.push(args),
+      info: noop,
+      error: noop,
+      debug: noop,
+      trace: noop,
+      fatal: noop,
+      child: () => logger,
+    };
+    const outer = createServer({ name: 'gateway', version: '1.0.0', services: [], logger: logger as never });
+    outer.engine.registry.addTool({ name: 'extra', inputSchema: { type: 'object' } }, () => ({ content: [] }));
+    const upstream = library();
+    const m = await mount(outer, upstream);
+    upstream.addService(Extra);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(m.skipped).toEqual([{ kind: 'tool', name: 'extra', reason: 'tool:extra is already served by this server' }]);
+    expect(warnings).toEqual([
+      [
+        { component: 'gateway', code: 'TYPEMCP_GATEWAY_WARN_FEATURE_SKIPPED', mount: 'upstream' },
+        'The tool "extra" of the server mounted as upstream is left out: tool:extra is already served by this server',
+      ],
+    ]);
+  });
+
   it('close() withdraws everything and the names are free again', async () => {
     const upstream = library();
     const outer = gateway();

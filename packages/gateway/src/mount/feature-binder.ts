@@ -25,7 +25,7 @@ import type { CompletionRef, FeatureAccess, UpstreamFeatures } from '../upstream
 import type { FeatureFilter } from './mount-options.interface.js';
 import type { MountRuntime } from './mount-runtime.js';
 import { MountedServer } from './mounted-server.js';
-import type { SkippedFeature } from './mounted-features.js';
+import type { SkippedFeature } from './skipped-feature.js';
 
 /** One registration: how to add and remove it, and what it was made from. */
 export interface Entry {

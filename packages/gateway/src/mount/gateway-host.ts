@@ -5,16 +5,28 @@
  * client's `notifications/roots/list_changed` reaches every upstream.
  */
 import type { TypeMcpServer } from '@typemcp/core';
-import { ErrorCode, InvalidOptionError, McpError, type JsonObject, type MethodHandler } from '@typemcp/protocol';
-import { GatewayErrorCode } from '../errors.js';
-import type { Mount } from './mount.js';
+import { ErrorCode, InvalidOptionError, McpError, type JsonObject, type MethodHandler, type SessionContract } from '@typemcp/protocol';
+import { GatewayErrorCode, type GatewayError } from '../errors.js';
+import type { Naming } from './naming.js';
+
+/** A mount as the host sees it (Mount implements it). */
+export interface HostedMount {
+  readonly namespace: string | undefined;
+  readonly naming: Naming;
+  knows(name: string): boolean;
+  claims(name: string): boolean;
+  unavailable(): GatewayError;
+  subscribe(holder: object, uri: string): void;
+  unsubscribe(holder: object, uri: string): void;
+  rootsChanged(session: SessionContract): void;
+}
 
 const ROOTS_CHANGED = 'notifications/roots/list_changed';
 
 /** The mounts of one server. */
 export class GatewayHost {
   private static readonly hosts = new WeakMap<TypeMcpServer, GatewayHost>();
-  private readonly mounts = new Set<Mount>();
+  private readonly mounts = new Set<HostedMount>();
   private installed = false;
 
   private constructor(private readonly server: TypeMcpServer) {}
@@ -26,7 +38,7 @@ export class GatewayHost {
     return host;
   }
 
-  add(mount: Mount): void {
+  add(mount: HostedMount): void {
     const ns = mount.namespace;
     if (ns !== undefined && [...this.mounts].some((m) => m.namespace === ns)) {
       throw new InvalidOptionError(
@@ -38,12 +50,12 @@ export class GatewayHost {
     if (!this.installed) this.install();
   }
 
-  remove(mount: Mount): void {
+  remove(mount: HostedMount): void {
     this.mounts.delete(mount);
   }
 
   /** The mount a URI of a subscription belongs to. */
-  private owner(uri: unknown): Mount | undefined {
+  private owner(uri: unknown): HostedMount | undefined {
     if (typeof uri !== 'string') return undefined;
     for (const mount of this.mounts) if (mount.naming.rewritesUris && mount.naming.upstreamUri(uri) !== undefined) return mount;
     // Mounts that keep URIs: the one whose registered resource or template serves it.

@@ -12,8 +12,8 @@ import { CallRegistry } from '../relay/call-registry.js';
 import type { UpstreamEvents, UpstreamLink } from '../upstream/upstream-link.js';
 import { GatewayHost } from './gateway-host.js';
 import type { MountOptions } from './mount-options.interface.js';
-import type { MountRuntime } from './mount-runtime.js';
-import { MountedFeatures, type SkippedFeature } from './mounted-features.js';
+import { MountedFeatures } from './mounted-features.js';
+import type { SkippedFeature } from './skipped-feature.js';
 import { Naming } from './naming.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -21,7 +21,8 @@ import { Subscriptions } from './subscriptions.js';
 export type MountState = 'connecting' | 'up' | 'down' | 'closed';
 
 /** A mounted server. @publicApi */
-export class Mount implements MountRuntime {
+export class Mount {
+  /** @internal */
   readonly naming: Naming;
   /** @internal */
   readonly calls: CallRegistry;
@@ -63,7 +64,7 @@ export class Mount implements MountRuntime {
   }
 
   /** The era of the current connection, or `in-process`; undefined while down. */
-  get era(): UpstreamLink['era'] | undefined {
+  get era(): 'legacy' | 'modern' | 'in-process' | undefined {
     return this.current?.era;
   }
 
@@ -159,7 +160,7 @@ export class Mount implements MountRuntime {
     if (!live()) return void link.close().catch(() => undefined);
     try {
       this.current = link;
-      this.features.sync(await link.features(), first);
+      this.warnTaken(this.features.sync(await link.features(), first));
     } catch (error) {
       this.current = undefined;
       await link.close().catch(() => undefined);
@@ -183,12 +184,22 @@ export class Mount implements MountRuntime {
         const link = this.current;
         if (!link) return;
         try {
-          this.features.sync(await link.features(), false);
+          this.warnTaken(this.features.sync(await link.features(), false));
         } catch {
           // The connection broke while listing: `closed` follows and reconnects.
         }
       } while (this.resyncAgain);
     })().finally(() => (this.resync = undefined));
+  }
+
+  /** A feature the upstream added later under a name already served: left out, and said so. */
+  private warnTaken(taken: readonly SkippedFeature[]): void {
+    for (const feature of taken) {
+      const message = `The ${feature.kind} "${feature.name}" of the server mounted as ${this.naming.label} is left out: ${feature.reason}`;
+      const logger = this.server.logger;
+      if (logger) logger.warn({ component: 'gateway', code: GatewayErrorCode.FeatureSkipped, mount: this.naming.label }, message);
+      else process.stderr.write(`[typemcp] warning ${GatewayErrorCode.FeatureSkipped}: ${message}\n`);
+    }
   }
 
   /** The connection ended: withdraw, fail what was in flight, reconnect after a backoff. */

@@ -11,14 +11,7 @@ import { GatewayErrorCode } from '../errors.js';
 import type { UpstreamFeatures } from '../upstream/upstream-link.js';
 import { FeatureBinder, type Entry } from './feature-binder.js';
 import type { MountRuntime } from './mount-runtime.js';
-
-/** A feature left out, and why. @publicApi */
-export interface SkippedFeature {
-  readonly kind: 'tool' | 'resource' | 'template' | 'prompt';
-  /** Its upstream name or URI. */
-  readonly name: string;
-  readonly reason: string;
-}
+import type { SkippedFeature } from './skipped-feature.js';
 
 /** The registered features of one mount. */
 export class MountedFeatures {
@@ -39,8 +32,8 @@ export class MountedFeatures {
     return this.server.engine.registry;
   }
 
-  /** Makes the registry hold exactly what `features` describes. */
-  sync(features: UpstreamFeatures, strict: boolean): void {
+  /** Makes the registry hold exactly what `features` describes; returns what is newly left out for a taken name. */
+  sync(features: UpstreamFeatures, strict: boolean): readonly SkippedFeature[] {
     const { entries, skipped } = this.binder.entries(features);
     const next = new Map(entries.map((e) => [e.key, e]));
     for (const [key, entry] of this.registered) {
@@ -69,7 +62,9 @@ export class MountedFeatures {
       this.registered.set(entry.key, entry);
       this.known.add(entry.exposed);
     }
+    const before = new Set(this.skipped.map((f) => `${f.kind}:${f.name}`));
     this.skipped = [...skipped, ...taken];
+    return taken.filter((f) => !before.has(`${f.kind}:${f.name}`));
   }
 
   /** Removes every feature of the mount (the upstream is down, or the mount closed). */

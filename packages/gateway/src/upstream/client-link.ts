@@ -6,27 +6,13 @@
  * asks with real requests, relayed through the call they belong to (see call-registry.ts).
  */
 import type { ClientOptions } from '@modelcontextprotocol/client';
-import type { FeatureKind, JsonObject, LoggingLevel } from '@typemcp/protocol';
+import type { FeatureKind, JsonObject } from '@typemcp/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
-import type { HttpUpstream, MountOptions, StdioUpstream } from '../mount/mount-options.interface.js';
-import type { CallRegistry } from '../relay/call-registry.js';
+import type { HttpUpstream, StdioUpstream } from '../mount/mount-options.interface.js';
+import type { ClientLinkContext } from './client-link-context.js';
 import { LinkRequests } from './link-requests.js';
 import { clientPackage, upstreamTransport } from './client-transport.js';
-import type { UpstreamEvents, UpstreamLink } from './upstream-link.js';
-
-/** Where logs no request claims go: the gateway's sessions. */
-export interface DownstreamLog {
-  log(level: LoggingLevel, data: unknown, logger?: string): void;
-}
-
-/** What the link needs from its mount. */
-export interface ClientLinkContext {
-  readonly label: string;
-  readonly options: MountOptions;
-  readonly calls: CallRegistry;
-  readonly downstream: DownstreamLog;
-  readonly events: UpstreamEvents;
-}
+import type { UpstreamLink } from './upstream-link.js';
 
 const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
 const LIST_CHANGED: readonly [string, FeatureKind][] = [
@@ -47,7 +33,9 @@ export async function clientLink(upstream: StdioUpstream | HttpUpstream, link: C
     // Questions of a 2026-07-28 upstream are relayed to the downstream client, not answered here.
     inputRequired: { autoFulfill: false },
   });
-  const { transport, pid } = upstreamTransport(upstream);
+  const opened = upstreamTransport(upstream);
+  const transport = opened.transport;
+  const pid = () => opened.pid();
   let closing = false;
   client.onclose = () => {
     if (!closing) link.events.closed();

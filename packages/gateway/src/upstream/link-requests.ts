@@ -16,7 +16,7 @@ import {
 import { MetaKey } from '@typemcp/protocol/internal';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { askClient } from '../relay/ask-client.js';
-import type { ClientLinkContext } from './client-link.js';
+import type { ClientLinkContext } from './client-link-context.js';
 import type { UpstreamFeatures } from './upstream-link.js';
 
 /** Rounds of one 2026-07-28 request before the gateway gives up on the upstream. */

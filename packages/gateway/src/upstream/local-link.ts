@@ -3,7 +3,8 @@
  * with the downstream request's own context, so progress, logs, questions to the client and
  * cancellation need no relaying and both eras work as for a local feature. Its features keep
  * their guards and scopes. Its list changes and resource updates come to the mount (its change
- * relay is taken over: a mounted server reaches its clients through the gateway).
+ * relay is taken over: a mounted server reaches its clients through the gateway; its list changes
+ * come through it too, one per burst).
  */
 import type { TypeMcpServer } from '@typemcp/core';
 import { ErrorCode, McpError, ResourceNotFoundError, type Completers, type RequestContext, type SessionContract } from '@typemcp/protocol';
@@ -16,7 +17,6 @@ export function localLink(inner: TypeMcpServer, events: UpstreamEvents): Upstrea
   const engine = inner.engine;
   const registry = engine.registry;
   let open = true;
-  registry.onChange((kind) => open && events.listChanged(kind));
   engine.setChangeRelay((change) => {
     if (!open) return;
     if (change.kind === 'resourceUpdated') events.resourceUpdated(change.uri);
