@@ -81,5 +81,5 @@ describe('typemcp add', () => {
       stderr:
         "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt, openapi.\n(typemcp <command> --help shows a command's usage)\n",
     });
-  });
+  }, 60_000);
 });
