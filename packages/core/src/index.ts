@@ -14,7 +14,10 @@ export { Prompt } from './decorators/prompt.decorator.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
+export { ExtensionData } from './decorators/extension-data.decorator.js';
+export type { ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
+export type { InterceptedFeature, Invoke } from './interceptors/interceptor-chain.js';
 export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';
@@ -39,6 +42,10 @@ export {
   ClientRequestError,
   DefinitionError,
   ErrorCode,
+  extensionMethod,
+  invalidParams,
+  optionalObject,
+  requireString,
   InputRequiredError,
   InvalidOptionError,
   LocalClientRequestError,
@@ -63,6 +70,9 @@ export type {
   BucketRule,
   CallToolResult,
   ContentBlock,
+  ExtensionApi,
+  ExtensionMethod,
+  McpExtension,
   GetPromptResult,
   JsonObject,
   MemoryRateLimitStoreOptions,

@@ -21,6 +21,8 @@ export const ProtocolErrorCode = {
   BuiltinMethod: 'TYPEMCP_ERR_BUILTIN_METHOD',
   /** A tool's task options that cannot work: `retries` not a whole number, or retries of a task its handler starts (DefinitionError). */
   InvalidTaskOptions: 'TYPEMCP_ERR_INVALID_TASK_OPTIONS',
+  /** wrapMethodHandler on a method that has no handler (DefinitionError). */
+  NoMethodHandler: 'TYPEMCP_ERR_NO_METHOD_HANDLER',
   /** A resource template that is not a valid RFC 6570 template (DefinitionError). */
   InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
   /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */
@@ -37,6 +39,12 @@ export const ProtocolErrorCode = {
   UserStateConflict: 'TYPEMCP_USER_STATE_CONFLICT',
   /** A request for a tool, resource or prompt whose scopes the caller's token lacks (InsufficientScopeError, JSON-RPC -32003). */
   InsufficientScope: 'TYPEMCP_INSUFFICIENT_SCOPE',
+  /** An extension the engine cannot install: its identifier breaks SEP-2133's rules, or a part of it has the wrong shape (DefinitionError). */
+  InvalidExtension: 'TYPEMCP_ERR_INVALID_EXTENSION',
+  /** A second extension with an identifier already installed, or the engine's own tasks identifier (DefinitionError). */
+  DuplicateExtension: 'TYPEMCP_ERR_DUPLICATE_EXTENSION',
+  /** An extension adds a method that another extension or `setMethodHandler` already added (DefinitionError). */
+  DuplicateMethod: 'TYPEMCP_ERR_DUPLICATE_METHOD',
 } as const;
 
 /** One of {@link ProtocolErrorCode}. */

@@ -2,7 +2,17 @@
  * createServer(): builds every definition once from the decorator records, resolves service
  * instances through the container, binds them to a protocol engine, and serves it.
  */
-import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions, type StructuredLogger } from '@typemcp/protocol';
+import {
+  InvalidOptionError,
+  ProtocolServer,
+  serveStdio,
+  UriTemplate,
+  type RequestContext,
+  type StdioConnection,
+  type StdioOptions,
+  type StructuredLogger,
+} from '@typemcp/protocol';
+import { linkStartUp } from '@typemcp/protocol/internal';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
@@ -10,6 +20,7 @@ import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import { TypediContainer } from '../di/typedi.container.js';
 import { HttpNotInstalledError, TelemetryNotInstalledError } from '../errors.js';
 import { duplicateName, invalidInterceptor, unknownCompletionTarget } from '../errors/definition-errors.js';
+import { InterceptorChain, type InterceptedFeature, type Invoke } from '../interceptors/interceptor-chain.js';
 import type { Interceptor } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
@@ -20,6 +31,8 @@ import { ManifestSchemas } from '../manifest/schema-source.js';
 import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
+import { bindExtensions, checkInstalled } from '../extensions/bind-extensions.js';
+import type { ServerExtension } from '../extensions/server-extension.interface.js';
 
 /** Serve over stdio. */
 export type StdioListenOptions = { transport: 'stdio' } & StdioOptions;
@@ -112,6 +125,8 @@ export class TypeMcpServer {
     this.container = options.container ?? new TypediContainer();
     const logger = options.logger;
     this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
+    // serveHttp(server) and createMcpExpressApp(server) run the same start-up checks as listen().
+    linkStartUp(this.engine, { serving: () => this.reportUnservedServices(), warn: (warning) => this.onWarning({ ...warning }) });
     const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
     this.schemas = new ManifestSchemas(new DtoSchemaFactory(options.schema), options.schema, manifest, recordingManifest());
     this.validator = new DtoValidator(this.schemas);
@@ -149,6 +164,7 @@ export class TypeMcpServer {
     const def = buildServiceDefinition(target, getMetadataStorage(), this.schemas);
     this.checkDuplicates(def);
     if (checkCompletions) this.checkCompletions([def], def);
+    checkInstalled(def, (id) => this.engine.extension(id));
     this.container.register(target);
     const instance = this.container.get(target) as object;
     const storage = getMetadataStorage();
@@ -158,9 +174,21 @@ export class TypeMcpServer {
       ...storage.interceptorsOf(target, method).map((ref) => this.interceptor(ref, `${target.name}.${method}`)),
     ];
     const report = (error: Error, where: string) => this.engine.reportError(error, where);
+    const unbindFeatures = bindService(def, instance, this.engine.registry, this.completions, this.validator, report, interceptorsOf);
+    let unbindExtensions: () => void;
+    try {
+      const scopes = storage.classOf(target)?.scopes;
+      unbindExtensions = bindExtensions(def, instance, this.engine.extensions as readonly ServerExtension[], this.validator, scopes);
+    } catch (error) {
+      unbindFeatures();
+      throw error;
+    }
     this.bound.set(target, {
       def,
-      unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, report, interceptorsOf),
+      unbind: () => {
+        unbindExtensions();
+        unbindFeatures();
+      },
     });
     markServed(target);
     if (def.completions.length) this.engine.registry.completersChanged();
@@ -175,6 +203,18 @@ export class TypeMcpServer {
     }
     if (value === null || typeof value !== 'object' || typeof (value as Interceptor).intercept !== 'function') throw invalidInterceptor(where, ref);
     return value as Interceptor;
+  }
+
+  /**
+   * `invoke` wrapped in the server's global interceptors (`createServer({ interceptors })`), for a
+   * feature registered on the engine directly instead of by a service, such as a mounted server's
+   * (`@typemcp/gateway`): interceptors see `feature` as the call's kind, name, service and method,
+   * and `input` as the arguments (a resource's URI as `call.uri`). Without global interceptors it is
+   * `invoke` itself, made to return a promise.
+   */
+  withInterceptors(feature: InterceptedFeature, invoke: Invoke): (input: unknown, rc: RequestContext, uri?: string) => Promise<unknown> {
+    if (this.globalInterceptors.length === 0) return (input, rc) => new Promise((resolve) => resolve(invoke(input, rc)));
+    return InterceptorChain.compose(this.globalInterceptors, invoke, feature, this.validator);
   }
 
   /**
@@ -244,7 +284,7 @@ export class TypeMcpServer {
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
-    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
+    this.reportUnservedServices();
     const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
     if (manifestOut) {
       writeSchemaManifest(manifestOut);
@@ -260,6 +300,11 @@ export class TypeMcpServer {
     }
     const transport = String((options as { transport?: unknown } | undefined)?.transport);
     throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
+  }
+
+  /** Each declared `@McpService()` no server in this process serves, to `onWarning` (once per class and process). */
+  private reportUnservedServices(): void {
+    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
   }
 
   /**

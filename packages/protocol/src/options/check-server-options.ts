@@ -90,6 +90,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   check.object('hooks', options.hooks);
   checkTasks(options.tasks);
   checkUserState(options.userState);
+  check.array('extensions', options.extensions);
   check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
 }
 

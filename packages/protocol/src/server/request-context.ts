@@ -4,7 +4,7 @@
  * AbortController is only created when a handler asks for the signal.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
+import { isJsonObject, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../jsonrpc/message.js';
 import { LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../mcp-types.js';
@@ -34,6 +34,8 @@ export interface CacheHint {
   /** Whether shared intermediaries may cache it (`public`) or only the same authorization context (`private`). */
   cacheScope: 'public' | 'private';
 }
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /** @publicApi */
 export class RequestContext {
@@ -73,6 +75,16 @@ export class RequestContext {
 
   /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
   cacheHint?: Partial<CacheHint>;
+
+  /**
+   * A 2026-07-28 request's input keys: those its `inputResponses` answers (client input, not
+   * checked until a question with that key is asked) and those its verified `requestState`
+   * carries from earlier rounds; empty for any other request. Code that resumes work parked
+   * between rounds (a gateway relaying a 2025 upstream's question) finds it by these keys.
+   */
+  get inputKeys(): readonly string[] {
+    return this.round?.answeredKeys ?? NO_KEYS;
+  }
 
   /** Aborted when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
@@ -115,6 +127,17 @@ export class RequestContext {
    */
   userState<T>(slot: UserStateSlot<T>): UserState<T> {
     return this.session.userStates.of(slot, { principal: this.principal, session: this.modern ? undefined : this.session });
+  }
+
+  /**
+   * The client's settings for extension `id` when it declared the extension (SEP-2133:
+   * `capabilities.extensions[id]`), undefined when it did not. Per request: a 2026-07-28
+   * request's own `_meta` capabilities, else what the session declared in `initialize`.
+   */
+  clientExtension(id: string): JsonObject | undefined {
+    const extensions = this.clientCapabilities.extensions;
+    const settings = isJsonObject(extensions) ? extensions[id] : undefined;
+    return isJsonObject(settings) ? settings : undefined;
   }
 
   /**
