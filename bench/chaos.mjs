@@ -207,6 +207,8 @@ async function main() {
         if (stats.badSamples.length < 5) stats.badSamples.push(message.slice(0, 200));
       }
       stats.reasons[reason(error)] = (stats.reasons[reason(error)] ?? 0) + 1;
+      // A client retrying at once would spin on a refusal that answers in the same tick.
+      await sleep(50);
       return false;
     }
     return true;
@@ -254,18 +256,28 @@ async function main() {
   }
 
   async function modernWorker(n) {
-    const responses = new Map();
-    const client = new Client2({ name: `chaos-modern-${n}`, version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new Transport2(new URL(proxy.url), { fetch: countingFetch(responses) }), { timeout: CALL_TIMEOUT_MS }).catch(() => {});
     while (!stopping) {
-      await attempt(
-        () => client.callTool({ name: 'count', arguments: { steps: 2, every: 10 } }, { timeout: CALL_TIMEOUT_MS }),
-        (result) => (/^counted 2 on \d+$/.test(result?.content?.[0]?.text ?? '') ? undefined : `wrong result ${JSON.stringify(result).slice(0, 80)}`),
-      );
+      const responses = new Map();
+      const client = new Client2({ name: `chaos-modern-${n}`, version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      try {
+        await client.connect(new Transport2(new URL(proxy.url), { fetch: countingFetch(responses) }), { timeout: CALL_TIMEOUT_MS });
+      } catch (error) {
+        stats.retryable++;
+        stats.reasons[reason(error)] = (stats.reasons[reason(error)] ?? 0) + 1;
+        await sleep(100);
+        continue;
+      }
+      while (!stopping) {
+        const ok = await attempt(
+          () => client.callTool({ name: 'count', arguments: { steps: 2, every: 10 } }, { timeout: CALL_TIMEOUT_MS }),
+          (result) => (/^counted 2 on \d+$/.test(result?.content?.[0]?.text ?? '') ? undefined : `wrong result ${JSON.stringify(result).slice(0, 80)}`),
+        );
+        if (!ok) break; // a fresh client after an error (its transport may have closed)
+      }
+      await sleep(50);
+      for (const count of responses.values()) if (count > 1) stats.duplicates++;
+      await client.close().catch(() => {});
     }
-    await sleep(50);
-    for (const count of responses.values()) if (count > 1) stats.duplicates++;
-    await client.close().catch(() => {});
   }
 
   /** Kills (one instance down at a time, back 300 ms later) every KILL_EVERY_MS; Redis restarts from 40% of the run (at most 8 s in) every REDIS_RESTART_EVERY_MS. */
