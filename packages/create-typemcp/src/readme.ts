@@ -9,7 +9,7 @@ function layout(template: ProjectOptions['template']): string {
     '| Path | What |',
     '| --- | --- |',
     '| `src/main.ts` | The entry point: serves the server over the transport. |',
-    "| `src/server.ts` | `createAppServer()`: the server's name, version and services. |",
+    "| `src/server.ts` | `createAppServer()`: the server's name, version, services and `providers` (what the services need that the DI container cannot build: configuration, clients). `main.ts` and every test build the server with it. |",
     '| `src/services/index.ts` | The list of services; `typemcp add` registers new ones here. |',
     `| \`src/services/${service}.service.ts\` | An \`@McpService()\` class: its decorated methods are what clients see. |`,
     `| \`src/services/${service}.dto.ts\` | class-validator DTOs: the JSON Schemas clients see and the validation of their input. |`,
