@@ -69,6 +69,11 @@ export function crashLine(stderr: string): string | undefined {
   return line && line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
+/** The command a stdio client runs to reach this HTTP server (as typed in a shell). */
+function bridgeCommand(entry: string, args: string[]): string {
+  return ['npx', 'typemcp', 'dev', '--bridge', entry, ...args].map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
 /** Runs `entry` and restarts it on change until it is stopped (see the header); resolves with the exit code. */
 export function runDev(options: DevOptions): Promise<number> {
   const log = options.log ?? ((message: string) => process.stderr.write(`[typemcp dev] ${message}\n`));
@@ -134,7 +139,7 @@ export function runDev(options: DevOptions): Promise<number> {
       : undefined;
     const http = new HttpRelay(log, (listener) => {
       if (bridge) relay!.attach(httpBridge(new URL(options.mcpPath ?? '/mcp', url(listener))));
-      else if (relay) log(`the server listens over HTTP: for a stdio client, run typemcp dev --bridge`);
+      else if (relay) log(`the server listens over HTTP, not on stdin: a stdio client runs ${bridgeCommand(shownEntry, options.args)}`);
     });
 
     const start = () => {
