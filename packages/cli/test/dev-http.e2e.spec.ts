@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -134,5 +135,28 @@ describe('typemcp dev, HTTP-only project', () => {
       await client.close();
     }
     await until('typemcp dev to stop', () => stderr.includes('the client closed its input: stopping'));
+  }, 60_000);
+
+  it('--bridge: lines a client sends before the handshake is answered wait for the session', async () => {
+    const dev = launch(dir, process.execPath, [CLI, 'dev', '--bridge', 'src/main.ts', '--port', '0']);
+    const answers: string[] = [];
+    createInterface({ input: dev.child.stdout! }).on('line', (line) => answers.push(line));
+    const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } };
+    dev.child.stdin!.write(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'greet', arguments: { name: 'Ada' } } },
+      ]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
+    try {
+      const call = await until('the answer to the call', () => answers.map((a) => JSON.parse(a) as { id?: number }).find((a) => a.id === 2), 30_000);
+      expect(call).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'Hello, Ada!' }] } });
+    } finally {
+      dev.child.stdin!.end();
+      await exitOf(dev.child, 10_000);
+    }
   }, 60_000);
 });

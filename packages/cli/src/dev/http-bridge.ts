@@ -29,15 +29,20 @@ export function httpBridge(endpoint: URL): ServerPipes {
   };
   transport.onerror = () => undefined; // a failed send is answered below; a dropped stream is retried by the transport
   const started = transport.start();
+  // What is sent after an `initialize` waits for its answer: it carries the session id.
+  let gate: Promise<unknown> = started;
 
   createInterface({ input: stdin, crlfDelay: Infinity }).on('line', (line) => {
     for (const message of parseMessages(line)) {
-      if (message.method === 'initialize' && isRequest(message)) initializing.add(message.id!);
-      started
+      const sent = gate
         .then(() => transport.send(message as JSONRPCMessage))
         .catch((error: unknown) => {
           if (isRequest(message)) write(errorAnswer(message.id!, `typemcp dev: ${error instanceof Error ? error.message : String(error)}`));
         });
+      if (message.method === 'initialize' && isRequest(message)) {
+        initializing.add(message.id!);
+        gate = sent;
+      }
     }
   });
   // The client is gone: end the session, so the server does not keep it until it expires.
