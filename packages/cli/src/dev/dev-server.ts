@@ -14,6 +14,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import { bridgeCommand, crashLine } from './dev-log.js';
 import { httpBridge } from './http-bridge.js';
 import { HttpRelay, url } from './http-relay.js';
 import { spawnServer } from './server-process.js';
@@ -55,24 +56,6 @@ const PARENT_CHECK_MS = 500;
 /** How much of a server's stderr is kept to say why it exited. */
 const STDERR_KEPT = 16 * 1024;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * The line of a crashed server's stderr that says what happened: the first `SomeError: ...` line
- * (after Node's source excerpt of an uncaught error), or else the first line.
- */
-export function crashLine(stderr: string): string | undefined {
-  const lines = stderr
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const line = lines.find((l) => /\b\w*Error(?: \[[^\]]*\])?: /.test(l)) ?? lines[0];
-  return line && line.length > 300 ? `${line.slice(0, 300)}...` : line;
-}
-
-/** The command a stdio client runs to reach this HTTP server (as typed in a shell). */
-function bridgeCommand(entry: string, args: string[]): string {
-  return ['npx', 'typemcp', 'dev', '--bridge', entry, ...args].map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(' ');
-}
 
 /** Runs `entry` and restarts it on change until it is stopped (see the header); resolves with the exit code. */
 export function runDev(options: DevOptions): Promise<number> {

@@ -8,14 +8,12 @@
  */
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { listChanges, parseMessages, sseEvent, type Message } from './json-rpc.js';
+import { listChanges, sseEvent, type Message } from './json-rpc.js';
+import { call, endToEnd, messagesOf, replayHeaders } from './upstream-call.js';
 import type { PublicListener, Target } from './relay-types.js';
 
 /** Sessions kept at most (the oldest is forgotten first). */
 const MAX_SESSIONS = 1000;
-const REINIT_TIMEOUT_MS = 10_000;
-/** Headers a proxy does not pass on (they describe one connection). */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding'];
 
 interface DevSession {
   /** The id the client holds (the first process's). */
@@ -34,41 +32,6 @@ interface DevSession {
   reviving?: Promise<string>;
   /** The client's standalone GET streams, and the request feeding each from the current process. */
   readonly streams: Map<ServerResponse, ClientRequest | undefined>;
-}
-
-/** A whole answer of the server process to one of the relay's own requests. */
-function call(port: number, path: string, headers: OutgoingHttpHeaders, body: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers, timeout: REINIT_TIMEOUT_MS }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The messages of a JSON or SSE body. */
-function messagesOf(text: string): Message[] {
-  if (text.trimStart().startsWith('{') || text.trimStart().startsWith('[')) return parseMessages(text);
-  return text.split('\n').flatMap((line) => (line.startsWith('data:') ? parseMessages(line.slice(5)) : []));
-}
-
-/** What a replay needs from a client's request: who it is and where it was sent. */
-function replayHeaders(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const picked: OutgoingHttpHeaders = {};
-  for (const name of ['host', 'origin', 'authorization', 'mcp-protocol-version']) if (headers[name] !== undefined) picked[name] = headers[name];
-  return picked;
-}
-
-/** Without the hop-by-hop headers. */
-export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const copy: OutgoingHttpHeaders = { ...headers };
-  for (const name of HOP_BY_HOP) delete copy[name];
-  return copy;
 }
 
 /** The sessions of every listener of one `typemcp dev`. */

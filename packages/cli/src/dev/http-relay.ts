@@ -22,6 +22,8 @@ export class HttpRelay {
   readonly sessions = new DevSessions((message) => this.log(message));
   private readonly listeners = new Map<string, PublicListener>();
   private downReason?: string;
+  /** The listeners a server process listened on already (each is announced once). */
+  private readonly announced = new Set<PublicListener>();
   /** Which server process is current: incremented at each restart. */
   generation = 1;
 
@@ -52,12 +54,14 @@ export class HttpRelay {
   bound(key: string, port: number): void {
     const listener = this.listeners.get(key);
     if (!listener) return;
-    const first = this.listeners.size === 1 && !listener.target && this.generation === 1;
     listener.target = { port, generation: this.generation };
     for (const waiter of listener.waiting) waiter.resolve(listener.target);
     listener.waiting.clear();
-    if (first) this.log(`serving ${url(listener)} for the server; it stays open across restarts`);
-    if (first) this.onFirstListener?.(listener);
+    if (!this.announced.has(listener)) {
+      this.announced.add(listener);
+      this.log(`serving ${url(listener)} for the server; it stays open across restarts`);
+      if (this.announced.size === 1) this.onFirstListener?.(listener);
+    }
     this.sessions.revive(listener);
   }
 

@@ -47,10 +47,10 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs `node <script> ...args` in `cwd` and collects its output (asynchronously, so Jest's timers keep running). */
-export function runNode(script: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
+/** Runs `command` in `cwd` and collects its output (asynchronously, so Jest's timers keep running). */
+function collect(command: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -59,6 +59,11 @@ export function runNode(script: string, args: string[], cwd: string, input?: str
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+/** Runs `node <script> ...args` in `cwd` and collects its output. */
+export function runNode(script: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
+  return collect(process.execPath, [script, ...args], cwd, input, env);
 }
 
 /** Runs the built `typemcp` with `args` in `cwd` (with `env` instead of this process's environment, when given). */
@@ -93,14 +98,5 @@ export function pathWithTypemcp(node?: string): { dir: string; PATH: string } {
 
 /** Runs a command line with `sh -c`, as a person would type it, and collects its output. */
 export function shell(command: string, cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return collect('sh', ['-c', command], cwd, input, env);
 }
