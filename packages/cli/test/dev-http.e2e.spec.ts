@@ -7,6 +7,7 @@
  * why. A stdio client reaches the same server through `typemcp dev --bridge`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
@@ -157,6 +158,21 @@ describe('typemcp dev, HTTP-only project', () => {
     } finally {
       dev.child.stdin!.end();
       await exitOf(dev.child, 10_000);
+    }
+  }, 60_000);
+
+  it('fails the server as node would when the port it asks for is taken (EADDRINUSE)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const dev = launch(dir, process.execPath, [CLI, 'dev', 'src/main.ts', '--port', String(port)]);
+    try {
+      await until('the server to exit', () => dev.stderr().includes('waiting for a change to restart'), 30_000);
+      expect(dev.stderr()).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+    } finally {
+      dev.child.kill('SIGTERM');
+      await exitOf(dev.child);
+      taken.close();
     }
   }, 60_000);
 });

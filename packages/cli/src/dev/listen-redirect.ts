@@ -14,6 +14,17 @@ import type { DevListenReply, DevListenRequest } from './listen-messages.js';
 
 type Listen = (this: net.Server, ...args: unknown[]) => net.Server;
 
+/** Why `typemcp dev` could not listen for the server: Node's own `listen` error code (EADDRINUSE...) and port. */
+class ListenError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly port: number,
+  ) {
+    super(`listen ${code}: ${message}`);
+  }
+}
+
 /** The port and host of a TCP listen() call, or undefined for a pipe, a handle or a file descriptor. */
 export function tcpTarget(args: unknown[]): { port: number; host?: string; callback?: () => void } | undefined {
   const callback = typeof args[args.length - 1] === 'function' ? (args[args.length - 1] as () => void) : undefined;
@@ -49,8 +60,7 @@ function install(send: (message: DevListenRequest) => void): void {
     process.channel?.ref();
     waiting.set(key, (reply) => {
       if (reply.error) {
-        const error = Object.assign(new Error(`listen ${reply.error.code}: ${reply.error.message}`), { code: reply.error.code, port: target.port });
-        return void this.emit('error', error);
+        return void this.emit('error', new ListenError(reply.error.code, reply.error.message, target.port));
       }
       const host = target.host ?? '::';
       const address = { address: host, family: net.isIPv6(host) ? 'IPv6' : 'IPv4', port: reply.port! };
