@@ -1,6 +1,6 @@
 /**
  * The commands the start-up lines suggest, run as printed (`sh -c`, `typemcp` on PATH as an
- * installed @typemcp/cli puts it): the stdio server's line under `typemcp dev` (a TypeScript
+ * installed @typemcp/cli puts it): the Quick start's everything server, the stdio server's line under `typemcp dev` (a TypeScript
  * entry: `node src/main.ts` fails on every Node), the built server's line, and `typemcp dev`'s
  * line for a stdio client of an HTTP-only server, on this Node and on Node 22 (where Node strips
  * types itself and `node src/main.ts` failed differently).
@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { node22 } from '../../../test/support/node22';
 import { exitOf, launch, text, until } from './support/processes';
-import { CLI, makeProject, pathWithTypemcp, removeProject, shell } from './support/project';
+import { CLI, makeProject, pathWithTypemcp, removeProject, ROOT, shell } from './support/project';
 
 /** The command after "try it with: " in a stdio server's start-up line. */
 function suggested(stderr: string): string | undefined {
@@ -20,6 +20,22 @@ function suggested(stderr: string): string | undefined {
 const nodes: [string, string | undefined][] = [[`Node ${process.versions.node}`, process.execPath]];
 if (node22.bin) nodes.push(['Node 22', node22.bin]);
 else it.skip(`on Node 22: ${node22.reason}`, () => undefined);
+
+it("the Quick start's npm start: the everything server's line suggests typemcp list from the repository root, and it lists", async () => {
+  const bin = pathWithTypemcp();
+  const env = { ...(process.env as Record<string, string>), PATH: bin.PATH };
+  try {
+    // What `npm start` runs after its build (the build is this test's precondition).
+    const started = await shell('node apps/everything/dist/main.js --transport stdio', ROOT, env);
+    const command = suggested(started.stderr);
+    expect(command).toBe('npx typemcp list -- node apps/everything/dist/main.js --transport stdio');
+    const listed = await shell(command!, ROOT, env);
+    expect(listed.stdout).toContain('test_simple_text');
+    expect(listed.code).toBe(0);
+  } finally {
+    rmSync(bin.dir, { recursive: true, force: true });
+  }
+}, 60_000);
 
 describe.each(nodes)('the commands the start-up lines suggest, on %s', (_name, node) => {
   let dir: string;
