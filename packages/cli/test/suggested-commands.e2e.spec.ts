@@ -1,7 +1,8 @@
 /**
  * The commands the start-up lines suggest, run as printed (`sh -c`, `typemcp` on PATH as an
- * installed @typemcp/cli puts it): the Quick start's everything server, the stdio server's line under `typemcp dev` (a TypeScript
- * entry: `node src/main.ts` fails on every Node), the built server's line, and `typemcp dev`'s
+ * installed @typemcp/cli puts it): the Quick start's everything server's line, the stdio server's
+ * line under `typemcp dev` (a TypeScript entry: `node src/main.ts` fails on every Node), the
+ * built server's line, and `typemcp dev`'s
  * line for a stdio client of an HTTP-only server, on this Node and on Node 22 (where Node strips
  * types itself and `node src/main.ts` failed differently).
  */
