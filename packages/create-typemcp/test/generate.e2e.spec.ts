@@ -73,6 +73,10 @@ describe('create-typemcp --from <checkout>, end to end', () => {
       'typemcp-protocol-0.1.0.tgz',
       'typemcp-testing-0.1.0.tgz',
     ]);
+    // The install printed nothing that looks wrong (npm's own output, shown when it fails, is checked by running it again).
+    const again = await sh('npm', ['install', '--no-audit', '--no-fund'], dir);
+    expect(again.output).not.toMatch(/npm warn|EBADENGINE|install-scripts/i);
+    expect(again.code).toBe(0);
     const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     expect(lock).toContain('"resolved": "file:vendor/typemcp-protocol-0.1.0.tgz"');
     expect(lock).not.toMatch(/registry\.npmjs\.org\/@typemcp/);
