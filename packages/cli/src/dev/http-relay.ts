@@ -12,8 +12,6 @@ import { forward } from './http-proxy.js';
 import { downMessage } from './json-rpc.js';
 import type { PublicListener, Target } from './relay-types.js';
 
-export type { PublicListener, Target } from './relay-types.js';
-
 /** How long a request waits for the restarted server to listen again. */
 const RESTART_WAIT_MS = 30_000;
 
