@@ -89,7 +89,7 @@ describe('run, unattended', () => {
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.dependencies).toEqual({ '@typemcp/core': '0.1.0', '@typemcp/http': '0.1.0', 'class-transformer': '0.5.1', 'class-validator': '0.15.1' });
     expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain("listen({ transport: 'http', port, host: values.host })");
-    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("createServer({ name: 'srv', version: '0.1.0', services })");
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("name: 'srv',\n    version: '0.1.0',\n    services: options.services ?? services,");
     expect(existsSync(path.join(dir, 'src/services/echo.service.ts'))).toBe(true);
     expect(existsSync(path.join(dir, '.gitignore'))).toBe(true);
     expect(existsSync(path.join(dir, '.git'))).toBe(false);
