@@ -3,7 +3,7 @@ import type { ProjectOptions } from './options.js';
 import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'gateway' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseFlags, resolveOptions, run, withDefaults, type RunIo } from '../src/index';
 import { packageNameFrom } from '../src/names';
+import { VENDORED } from '../src/vendor';
 
 describe('parseFlags', () => {
   const parse = (...argv: string[]) => parseFlags(argv, '9.9.9');
@@ -126,7 +127,7 @@ describe('run, unattended', () => {
   it('removes what it wrote when it fails, and only that', async () => {
     // A checkout whose packages npm cannot pack: the files are written before packing fails.
     const checkout = path.join(cwd, 'broken-checkout');
-    for (const name of ['protocol', 'core', 'http', 'testing', 'cli']) {
+    for (const name of VENDORED) {
       mkdirSync(path.join(checkout, 'packages', name, 'dist'), { recursive: true });
       writeFileSync(path.join(checkout, 'packages', name, 'package.json'), '{ "name": ');
       writeFileSync(path.join(checkout, 'packages', name, 'dist', 'index.js'), '');

@@ -49,7 +49,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'gateway', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
