@@ -96,7 +96,7 @@ provider, and gives the client its own tokens for this server. \`src/auth.ts\` r
 | \`OAUTH_ISSUER\` | The provider's issuer URL (its endpoints are discovered). |
 | \`OAUTH_CLIENT_ID\`, \`OAUTH_CLIENT_SECRET\` | The client you registered at the provider for this server, with the redirect URI \`<PUBLIC_URL>/oauth/callback\`. |
 | \`OAUTH_SCOPES\` | What to ask the provider for (default \`openid\`). |
-| \`MCP_SCOPES\` | The scopes this server's tokens may carry (default none). |
+| \`MCP_SCOPES\` | The scopes this server's tokens may carry (default: every scope the services declare; a list that leaves one out stops start-up). |
 | \`PUBLIC_URL\` | Where clients reach the server (default \`http://127.0.0.1:3000\`); https in production. |
 
 ### Try it locally

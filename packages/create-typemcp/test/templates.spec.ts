@@ -146,10 +146,38 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
     expect(checked.code).toBe(0);
   }, 30_000);
 
+  it('grants the scopes its services declare when MCP_SCOPES is unset (a test the project runs next)', () => {
+    // Written into the project: with an empty scope list the proxy would refuse the declared scope at start-up.
+    writeFileSync(
+      path.join(dir, 'test/scoped.spec.ts'),
+      [
+        "import { McpService, Tool } from '@typemcp/core';",
+        "import { createMcpExpressApp } from '@typemcp/http';",
+        "import { oauthProxyFromEnv } from '../src/auth.js';",
+        "import { createAppServer } from '../src/server.js';",
+        '',
+        '@McpService()',
+        'class Notes {',
+        "  @Tool({ description: 'Writes a note', scopes: ['notes:write'] })",
+        "  write() { return 'ok'; }",
+        '}',
+        '',
+        "it('serves a scoped tool behind the proxy and advertises its scope', async () => {",
+        "  const env = { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server' };",
+        "  const mcp = createMcpExpressApp(createAppServer({ services: [Notes] }), { oauthProxy: oauthProxyFromEnv(3000, '127.0.0.1', env) });",
+        "  expect(mcp.oauthProxy?.scopes).toEqual(['notes:write']);",
+        '  await mcp.close(0);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('passes its tests, those of the protection included', async () => {
     const tested = await runJest(dir);
     expect(tested.stderr).toContain('PASS test/auth.spec.ts');
-    expect(tested.stderr).toMatch(/Tests:\s+7 passed, 7 total/);
+    expect(tested.stderr).toContain('PASS test/scoped.spec.ts');
+    expect(tested.stderr).toMatch(/Tests:\s+8 passed, 8 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 

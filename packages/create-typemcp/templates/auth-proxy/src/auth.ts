@@ -9,7 +9,7 @@
  * OAUTH_CLIENT_ID     the client registered at the provider for this server
  * OAUTH_CLIENT_SECRET its secret
  * OAUTH_SCOPES        what to ask the provider for (default "openid")
- * MCP_SCOPES          the scopes this server's own tokens may carry (default none)
+ * MCP_SCOPES          the scopes this server's own tokens may carry (default: every scope the services declare)
  * PUBLIC_URL          where clients reach this server (default http://<host>:<port>)
  */
 import type { OAuthProxyOptions } from '@typemcp/http';
@@ -26,6 +26,7 @@ export function oauthProxyFromEnv(port: number, host: string, env: NodeJS.Proces
   return {
     baseUrl: env.PUBLIC_URL ?? `http://${reachable}:${port}`,
     upstream: { issuer: env.OAUTH_ISSUER!, clientId: env.OAUTH_CLIENT_ID!, clientSecret: env.OAUTH_CLIENT_SECRET, scopes: list(env.OAUTH_SCOPES, ['openid']) },
-    scopes: list(env.MCP_SCOPES, []),
+    // Left out, the proxy grants exactly the scopes the services declare; a list that leaves one out stops start-up.
+    ...(env.MCP_SCOPES ? { scopes: list(env.MCP_SCOPES, []) } : {}),
   };
 }
