@@ -11,6 +11,8 @@ export { Nullable } from './decorators/nullable.decorator.js';
 export { Injectable } from './decorators/injectable.decorator.js';
 export { McpService } from './decorators/mcp-service.decorator.js';
 export { Prompt } from './decorators/prompt.decorator.js';
+export { ReadinessCheck } from './decorators/readiness-check.decorator.js';
+export type { HealthCheck, OnDestroy, OnInit, ReadinessCheckOptions } from './lifecycle/lifecycle.interfaces.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';

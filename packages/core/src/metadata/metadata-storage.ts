@@ -9,6 +9,7 @@ import type {
   DescriptionMetadataArgs,
   InterceptorsMetadataArgs,
   PromptMetadataArgs,
+  ReadinessCheckMetadataArgs,
   ResourceMetadataArgs,
   ToolMetadataArgs,
 } from './metadata-args.interface.js';
@@ -24,6 +25,7 @@ export class MetadataStorage {
   readonly completes: CompleteMetadataArgs[] = [];
   readonly descriptions: DescriptionMetadataArgs[] = [];
   readonly interceptors: InterceptorsMetadataArgs[] = [];
+  readonly readinessChecks: ReadinessCheckMetadataArgs[] = [];
   private readonly indexes = new WeakMap<object, unknown>();
 
   /** The class record of `target`, if decorated. */
@@ -82,7 +84,7 @@ export class MetadataStorage {
 
   /** Forgets everything (tests declare their classes inside the test and reset in between). */
   reset(): void {
-    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors]) {
+    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors, this.readinessChecks]) {
       list.length = 0;
       this.indexes.delete(list);
     }
