@@ -7,6 +7,9 @@ import 'reflect-metadata';
 
 export { Complete } from './decorators/complete.decorator.js';
 export { Description } from './decorators/description.decorator.js';
+export { Env } from './config/env.decorator.js';
+export { loadConfig, type LoadConfigOptions } from './config/load-config.js';
+export { ConfigurationError, type ConfigurationProblem } from './config/configuration.error.js';
 export { Nullable } from './decorators/nullable.decorator.js';
 export { Injectable } from './decorators/injectable.decorator.js';
 export { McpService } from './decorators/mcp-service.decorator.js';

@@ -151,3 +151,10 @@ export interface ReadinessCheckMetadataArgs {
   name?: string;
   timeoutMs?: number;
 }
+
+/** `@Env()` on a configuration property. */
+export interface EnvMetadataArgs {
+  target: ClassType;
+  property: string;
+  variable: string;
+}

@@ -7,6 +7,7 @@ import type {
   ClassType,
   CompleteMetadataArgs,
   DescriptionMetadataArgs,
+  EnvMetadataArgs,
   InterceptorsMetadataArgs,
   PromptMetadataArgs,
   ReadinessCheckMetadataArgs,
@@ -26,6 +27,7 @@ export class MetadataStorage {
   readonly descriptions: DescriptionMetadataArgs[] = [];
   readonly interceptors: InterceptorsMetadataArgs[] = [];
   readonly readinessChecks: ReadinessCheckMetadataArgs[] = [];
+  readonly envVariables: EnvMetadataArgs[] = [];
   private readonly indexes = new WeakMap<object, unknown>();
 
   /** The class record of `target`, if decorated. */
@@ -84,7 +86,17 @@ export class MetadataStorage {
 
   /** Forgets everything (tests declare their classes inside the test and reset in between). */
   reset(): void {
-    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors, this.readinessChecks]) {
+    for (const list of [
+      this.classes,
+      this.tools,
+      this.resources,
+      this.prompts,
+      this.completes,
+      this.descriptions,
+      this.interceptors,
+      this.readinessChecks,
+      this.envVariables,
+    ]) {
       list.length = 0;
       this.indexes.delete(list);
     }
