@@ -1,11 +1,14 @@
 /**
  * loadConfig(): a configuration class (a DTO like any other: class-validator decorators, defaults
  * as initialisers) filled from the environment and checked by the same pipeline as tool inputs
- * (the published JSON Schema with Ajv, then class-validator). `.env` is read with Node's own
- * `process.loadEnvFile`, which never overrides a variable the environment already has.
+ * (the published JSON Schema with Ajv, then class-validator). `.env` is parsed by Node's own
+ * parser (`util.parseEnv`, the one `process.loadEnvFile` uses) and, like `loadEnvFile`, never
+ * overrides a variable the environment already has. It is applied here rather than by
+ * `loadEnvFile` so it reaches the environment object being read, whichever that is.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
@@ -16,9 +19,12 @@ import { envValue } from './env-values.js';
 
 /** Options of {@link loadConfig}. @publicApi */
 export interface LoadConfigOptions {
-  /** Variables to read instead of `process.env` (then no `.env` file is read). */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** The env file read into `process.env` when it exists (default `.env` in the working directory); `false`: none. */
+  /** Variables to read instead of `process.env` (`.env` is then read only when `envFile` names it). */
+  env?: Record<string, string | undefined>;
+  /**
+   * The env file whose variables are added to the environment being read where it has none
+   * (default `.env` in the working directory, when it exists); `false`: none.
+   */
   envFile?: string | false;
 }
 
@@ -44,9 +50,9 @@ function problemOf(message: string, variables: ReadonlyMap<string, string>, valu
  */
 export async function loadConfig<T extends object>(config: ClassType<T>, options: LoadConfigOptions = {}): Promise<T> {
   const env = options.env ?? process.env;
-  if (options.env === undefined && options.envFile !== false) {
-    const file = resolve(options.envFile ?? '.env');
-    if (existsSync(file)) process.loadEnvFile(file);
+  const file = options.envFile === false || (options.env && options.envFile === undefined) ? undefined : resolve(options.envFile ?? '.env');
+  if (file && existsSync(file)) {
+    for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) if (env[name] === undefined) env[name] = value;
   }
   const schemas = new DtoSchemaFactory();
   const properties = Object.entries((schemas.forClass(config).properties ?? {}) as Record<string, object>);
