@@ -119,7 +119,8 @@ export function buildMcpApp(
     const framework = frameworkChecks(effective);
     const readiness = new Readiness(
       () => [...('readinessChecks' in server && server.readinessChecks ? server.readinessChecks() : []), ...(options.readinessChecks ?? []), ...framework],
-      (error, where) => host.reportError(error, where),
+      // A check's failure goes where the transport's errors go when the HTTP options say, else where the server's do.
+      (error, where) => (options.onError || options.logger ? host.reportError(error, where) : host.engine.reportError(error, where)),
     );
     app.get('/readyz', ...before, (_req, res, next) => {
       res.setHeader('Cache-Control', 'no-store');
