@@ -4,6 +4,7 @@
  * declare the same tool, resource or prompt, or a service cannot be built.
  */
 import { createTestClient, type TestClient } from '@typemcp/testing';
+import { AppConfig } from '../src/config.js';
 import { createAppServer } from '../src/server.js';
 import { services } from '../src/services/index.js';
 
@@ -18,7 +19,7 @@ describe('the server', () => {
     expect(client.serverInfo).toMatchObject({ name: '{{name}}', version: '0.1.0' });
     const served = (await client.listTools()).map((tool) => tool.name);
     for (const service of services) {
-      const alone = await createTestClient({ services: [service] });
+      const alone = await createTestClient({ services: [service], providers: [{ provide: AppConfig, useValue: new AppConfig() }] });
       try {
         expect(served).toEqual(expect.arrayContaining((await alone.listTools()).map((tool) => tool.name)));
       } finally {
