@@ -122,7 +122,8 @@ it('with shared state on Redis: the closed stream resumes on the other instance,
     expect(await drained.exited).toBe(0);
     expect(Date.now() - run.signalled.at).toBeLessThan(DRAIN_MS + 5000);
     // The session goes on on the surviving instance.
-    expect(JSON.parse((await run.client.callTool({ name: 'status', arguments: {} })).content[0].text as string)).toMatchObject({ pid: other.child.pid });
+    const status = (await run.client.callTool({ name: 'status', arguments: {} })) as { content: { text: string }[] };
+    expect(JSON.parse(status.content[0].text)).toMatchObject({ pid: other.child.pid });
     await run.client.close();
   } finally {
     await proxy.close();

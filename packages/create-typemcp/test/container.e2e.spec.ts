@@ -50,11 +50,18 @@ describe('the generated Dockerfile, run as written', () => {
   beforeAll(async () => {
     parent = mkdtempSync(path.join(tmpdir(), 'typemcp-container-'));
     chmodSync(parent, 0o755); // the image's user reads its files
-    const created = spawnSync(process.execPath, [CREATE, 'app', '--from', ROOT, '--transport', 'http', '--redis', '--no-install', '--no-git'], { cwd: parent, encoding: 'utf8' });
+    const created = spawnSync(process.execPath, [CREATE, 'app', '--from', ROOT, '--transport', 'http', '--redis', '--no-install', '--no-git'], {
+      cwd: parent,
+      encoding: 'utf8',
+    });
     expect(created.status).toBe(0);
     project = path.join(parent, 'app');
     // `docker build` needs the lock file the project commits: made here as a user would, once.
-    const locked = spawnSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], { cwd: project, encoding: 'utf8', env: { ...process.env, npm_config_prefer_offline: 'true' } });
+    const locked = spawnSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_prefer_offline: 'true' },
+    });
     expect(locked.status).toBe(0);
     stages = await buildDockerfile(path.join(project, 'Dockerfile'), project, path.join(parent, 'image'));
   }, 300_000);
@@ -63,10 +70,17 @@ describe('the generated Dockerfile, run as written', () => {
   it('builds on a supported LTS image in two stages, and runs as the non-root user node', () => {
     expect(stages.map((s) => s.image)).toEqual(['node:24-slim', 'node:24-slim']);
     const image = stages.at(-1)!;
-    expect(image).toMatchObject({ user: 'node', workdir: '/app', env: { NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000' }, exposed: ['3000'], cmd: ['node', 'dist/main.js'] });
+    expect(image).toMatchObject({
+      user: 'node',
+      workdir: '/app',
+      env: { NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000' },
+      exposed: ['3000'],
+      cmd: ['node', 'dist/main.js'],
+    });
     const installed = JSON.parse(readFileSync(path.join(image.root, 'app/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     // Production dependencies only, the schema manifest built, no source and no secret.
-    for (const dev of Object.keys(installed.devDependencies)) expect(() => readFileSync(path.join(image.root, 'app/node_modules', dev, 'package.json'))).toThrow();
+    for (const dev of Object.keys(installed.devDependencies))
+      expect(() => readFileSync(path.join(image.root, 'app/node_modules', dev, 'package.json'))).toThrow();
     expect(JSON.parse(readFileSync(path.join(image.root, 'app/dist/typemcp.manifest.json'), 'utf8'))).toHaveProperty('schemas');
     expect(() => readFileSync(path.join(image.root, 'app/src/main.ts'))).toThrow();
   });

@@ -49,9 +49,9 @@ export class TypediContainer implements ContainerAdapter {
   /** `new target(...)` with what typedi would inject (its @Inject() handlers, else by type), recorded in order of creation. */
   private build(target: ClassType): object {
     const container = this.container;
-    const params = constructorParamTypes(target).map((type, index) => {
+    const params = constructorParamTypes(target).map((type, index): unknown => {
       const handler = injectHandler(target, index);
-      if (handler) return handler.value(container);
+      if (handler) return handler.value(container) as unknown;
       return isInjectable(type) ? container.get(type) : undefined;
     });
     // typedi passes its container last to the classes it builds; kept for classes that read it.

@@ -173,7 +173,7 @@ export function checkReadinessOptions(target: ClassType, method: string, options
   if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t > 0)) {
     throw new DefinitionError(
       CoreErrorCode.InvalidReadinessCheck,
-      `@ReadinessCheck() on ${where(target, method)} has timeoutMs: ${String(t)}; give a positive integer of milliseconds, or leave it out (2000).`,
+      `@ReadinessCheck() on ${where(target, method)} has timeoutMs: ${JSON.stringify(t) ?? typeof t}; give a positive integer of milliseconds, or leave it out (2000).`,
     );
   }
 }

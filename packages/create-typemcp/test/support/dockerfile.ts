@@ -51,7 +51,15 @@ export function dockerignore(context: string): (relative: string) => boolean {
   const file = path.join(context, '.dockerignore');
   const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
   const patterns = lines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-  const regexes = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}(/|$)`));
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '[^/]*')
+          .replace(/\?/g, '[^/]')}(/|$)`,
+      ),
+  );
   return (relative) => regexes.some((r) => r.test(relative.split(path.sep).join('/')));
 }
 
@@ -139,7 +147,13 @@ export async function buildDockerfile(dockerfile: string, context: string, scrat
       case 'HEALTHCHECK': {
         const [, flags, command] = /^((?:--\S+\s+)*)CMD\s+(.*)$/.exec(args) ?? [];
         if (command === undefined) throw new Error(`line ${line}: HEALTHCHECK without CMD`);
-        const options = Object.fromEntries(flags.trim().split(/\s+/).filter(Boolean).map((f) => f.slice(2).split('=') as [string, string]));
+        const options = Object.fromEntries(
+          flags
+            .trim()
+            .split(/\s+/)
+            .filter(Boolean)
+            .map((f) => f.slice(2).split('=') as [string, string]),
+        );
         stage!.healthcheck = { options, command: jsonArray(command, 'HEALTHCHECK CMD') };
         break;
       }
