@@ -37,7 +37,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'redis', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
@@ -55,6 +55,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
       'typemcp-core-0.1.0.tgz',
       'typemcp-http-0.1.0.tgz',
       'typemcp-protocol-0.1.0.tgz',
+      'typemcp-redis-0.1.0.tgz',
       'typemcp-testing-0.1.0.tgz',
     ]);
     const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
@@ -64,7 +65,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
 
   it('passes its own tests', async () => {
     const tested = await sh('npm', ['test'], dir);
-    expect(tested.output).toMatch(/Tests:\s+8 passed, 8 total/);
+    expect(tested.output).toMatch(/Tests:\s+10 passed, 10 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 
@@ -79,9 +80,12 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     await client.connect(transport);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'weather-server', version: '0.1.0' });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'status']);
       const result = (await client.callTool({ name: 'greet', arguments: { name: 'Ada', language: 'es' } })) as CallToolResult;
       expect(result.content).toEqual([{ type: 'text', text: 'Hola, Ada!' }]);
+      // Without DATABASE_URL the example starts without a database and says so.
+      const status = (await client.callTool({ name: 'status', arguments: {} })) as CallToolResult;
+      expect(status.content).toEqual([{ type: 'text', text: 'No database configured (set DATABASE_URL).' }]);
     } finally {
       await client.close();
     }

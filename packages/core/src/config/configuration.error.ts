@@ -2,7 +2,9 @@ import { CoreErrorCode } from '../errors.js';
 
 /** One fault of a configuration: the variable and what is wrong with it (never its value). @publicApi */
 export interface ConfigurationProblem {
+  /** The environment variable, e.g. `PORT`. */
   readonly variable: string;
+  /** What is wrong with it, e.g. `must be an integer`. */
   readonly message: string;
 }
 

@@ -10,6 +10,7 @@
  * error. @publicApi
  */
 export interface OnInit {
+  /** May return a promise: it is awaited before the next instance's hook. */
   onInit(): unknown;
 }
 
@@ -20,6 +21,7 @@ export interface OnInit {
  * is reported (`onError`, `logger`) and the others still run. @publicApi
  */
 export interface OnDestroy {
+  /** May return a promise: it is awaited before the next instance's hook. */
   onDestroy(): unknown;
 }
 
@@ -37,7 +39,10 @@ export interface ReadinessCheckOptions {
  * @publicApi
  */
 export interface HealthCheck {
+  /** Named in the readiness answer. */
   readonly name: string;
+  /** A check that has not settled by then fails. */
   readonly timeoutMs: number;
+  /** Resolves (ready) or rejects / resolves `false` (not ready). */
   check(): unknown;
 }
