@@ -39,6 +39,19 @@ export const HttpErrorCode = {
   Internal: 'TYPEMCP_HTTP_INTERNAL',
 } as const;
 
+/**
+ * The stable codes of what serveHttp() and createMcpExpressApp() report while the routes are
+ * built: a `DefinitionError` (`TYPEMCP_ERR_*`, nothing is served) or a start-up warning
+ * (`TYPEMCP_WARN_*`, to the server's `onWarning`, else the logger or stderr).
+ * @publicApi
+ */
+export const HttpStartUpCode = {
+  /** The OAuth proxy's `scopes` leave out a scope a served tool, resource or prompt declares (DefinitionError). */
+  OAuthProxyScopes: 'TYPEMCP_ERR_OAUTH_PROXY_SCOPES',
+  /** Authentication whose 401s point at no Protected Resource Metadata, so clients cannot find the authorization server (warning). */
+  NoResourceMetadata: 'TYPEMCP_WARN_NO_RESOURCE_METADATA',
+} as const;
+
 /** One of {@link HttpErrorCode}. */
 export type HttpErrorCodeValue = (typeof HttpErrorCode)[keyof typeof HttpErrorCode];
 

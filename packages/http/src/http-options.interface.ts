@@ -11,16 +11,24 @@ import type { SharedState } from './scale-out/shared-state.interface.js';
 
 /**
  * Built-in verification of JWT access tokens (RFC 9068 style) with `jose`: the signature by a key
- * of the issuer's JWKS (fetched, cached, fetched again for an unknown `kid` at most once per
- * cool-down) or of a static public key; then `iss`, `aud` (RFC 8707: this server's resource URL
- * by default), `exp` and `nbf`. @publicApi
+ * of the issuer's JWKS or of a static public key; then `iss`, `aud` (RFC 8707: this server's
+ * resource URL by default), `exp` and `nbf`. The JWKS URL is `jwksUri`, or, with neither
+ * `jwksUri` nor `key`, the `jwks_uri` of the issuer's metadata (OpenID Discovery
+ * `{issuer}/.well-known/openid-configuration`, else RFC 8414), fetched once on first use. The
+ * JWKS is kept `jwksMaxAgeMs`; a token naming a key it lacks (a rotated key) makes it fetched
+ * again at once, at most once per `jwksCooldownMs`; inside that cool-down a token issued after
+ * the last fetch is answered 503 with `Retry-After` (it may be signed with a newer key), never a
+ * 401 that would send the client to sign in again. @publicApi
  */
 export interface JwtAuthOptions {
-  /** The issuer's JWKS URL (its `jwks_uri`). Exactly one of `jwksUri` and `key`. */
+  /**
+   * The issuer's JWKS URL (its `jwks_uri`). Default: discovered from `issuer`'s metadata. At most
+   * one of `jwksUri` and `key`.
+   */
   jwksUri?: string;
   /** A static public key: a `KeyObject`, a public JWK, or SPKI PEM text. Never a shared secret. */
   key?: KeyObject | JsonWebKey | string;
-  /** The expected `iss` (one value or several). */
+  /** The expected `iss` (one value or several; one URL when the JWKS is discovered from it). */
   issuer: string | readonly string[];
   /**
    * The accepted `aud` values (default: this server's resource URL: `protectedResource.resource`
@@ -29,15 +37,15 @@ export interface JwtAuthOptions {
   audience?: string | readonly string[];
   /**
    * Accepted signature algorithms (default {@link JWT_DEFAULT_ALGORITHMS}: asymmetric only).
-   * `none` and the HMAC algorithms are refused: a verifier holding a public key must never
-   * accept a MAC made with it.
+   * Listing `none` or an HMAC algorithm (`HS256`...) is an InvalidOptionError at start-up: a
+   * verifier holding a public key must never accept a MAC made with it.
    */
   algorithms?: readonly string[];
   /** Accepted clock skew on `exp`, `nbf` and `iat`, in seconds (default 5). */
   clockToleranceSec?: number;
   /** The expected `typ` header (e.g. `at+jwt` of RFC 9068); not checked by default. */
   typ?: string;
-  /** Time limit of a JWKS fetch, in ms (default 5 000). */
+  /** Time limit of a JWKS or metadata fetch, in ms (default 5 000). */
   jwksTimeoutMs?: number;
   /** Least time between two JWKS fetches caused by unknown `kid`s, in ms (default 30 000). */
   jwksCooldownMs?: number;
@@ -175,8 +183,9 @@ export interface HttpOptions {
   /**
    * Serve an OAuth proxy (authorization server metadata, client registration, authorize, consent,
    * token) in front of an upstream identity provider, and protect the MCP routes with its tokens:
-   * without `auth`, `auth.verify` is the proxy's verifier and the Protected Resource Metadata names
-   * the proxy as authorization server. Options, or an {@link OAuthProxy} built beforehand.
+   * without `auth`, the proxy's verifier checks the tokens and the Protected Resource Metadata
+   * names the proxy as authorization server. Options, or an {@link OAuthProxy} built beforehand
+   * (to give it to services, for `upstreamTokens`). Its scopes must include every declared scope.
    */
   oauthProxy?: OAuthProxyOptions | OAuthProxy;
   /** Largest accepted request body in bytes (default 4 MiB). */
@@ -225,11 +234,12 @@ export interface HttpOptions {
    */
   health?: boolean;
   /**
-   * One record per HTTP request, when its response closes: `{ method, path, status, ms, session,
-   * aborted }` as a JSON line on stderr, or, with a logger, an `info` record
-   * `{ component: 'http', reqId, method, path, status, ms, sessionId, principalId, aborted }`.
-   * Never the query string, a header's value other than the session id, or the body. Default:
-   * true when a logger is in use, else false.
+   * One record per HTTP request, when its response closes: with a logger, an `info` record
+   * `{ component: 'http', reqId, method, path, status, ms, sessionId, principalId, aborted }`;
+   * without one, a JSON line on stderr `{ time, msg, method, path, status, ms, session,
+   * principal, aborted }`. The principal is named by `principalId()`. Never the query string, a
+   * header's value other than the session id, or the body. Default: true when a logger is in
+   * use, else false.
    */
   log?: boolean;
   /**
@@ -260,7 +270,7 @@ export interface HttpOptions {
 export interface HttpRateLimitOptions extends RateLimiterOptions {
   /**
    * The bucket a request takes from, or undefined to let it through unlimited. Default: the
-   * principal's id (`principalId()`: a string principal, or its `sub`, `id` or `clientId`) as
+   * principal's id (`principalId()`: a string principal, or its `sub`, `subject`, `id` or `clientId`) as
    * `http:principal:<id>`, else the client's address as `http:address:<ip>` (behind a proxy,
    * give a key that reads the forwarded address you trust).
    */

@@ -119,6 +119,36 @@ describe('liveness and readiness', () => {
   });
 });
 
+describe('readiness of the authorization server a token check depends on', () => {
+  it('is 503 while the JWKS or the introspection endpoint cannot be reached, 200 once they answer', async () => {
+    let up = false;
+    const as = createHttpServer((req, res) => {
+      if (!up) return void res.writeHead(502).end();
+      if (req.url === '/jwks') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+      // An introspection endpoint refuses a caller without credentials: that still is an answer.
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+    });
+    await new Promise<void>((resolve) => as.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
+    const jwt = await serve({ auth: { jwt: { issuer: base, jwksUri: `${base}/jwks` } }, onError: () => {} });
+    const introspected = await serve({ auth: { introspection: { endpoint: `${base}/introspect`, clientId: 'rs', clientSecret: 's' } }, onError: () => {} });
+    const readyz = async (s: Served) => {
+      const res = await fetch(`${s.base}/readyz`);
+      return [res.status, ((await res.json()) as { checks: object }).checks];
+    };
+    try {
+      expect(await readyz(jwt)).toEqual([503, { jwks: 'failed' }]);
+      expect(await readyz(introspected)).toEqual([503, { introspection: 'failed' }]);
+      up = true;
+      expect(await readyz(jwt)).toEqual([200, { jwks: 'ok' }]);
+      expect(await readyz(introspected)).toEqual([200, { introspection: 'ok' }]);
+    } finally {
+      await Promise.all([jwt.listener.close(0), introspected.listener.close(0)]);
+      as.close();
+    }
+  });
+});
+
 describe('drain', () => {
   it('turns readiness 503 at once, refuses new sessions with 503 and Retry-After, and keeps serving open ones', async () => {
     const engine = buildEngine();

@@ -269,4 +269,37 @@ describe('request log without a logger (log: true)', () => {
     expect(line).toMatchObject({ msg: 'http request', method: 'GET', path: '/mcp', status: 404, session: 'abc' });
     expect(lines[0]).not.toContain(TOKEN);
   });
+
+  it("names an authenticated principal as `principal` (its principalId: a verified token's subject, else its client)", async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    getMetadataStorage().reset();
+    // What the built-in verifiers return: `subject` and `clientId`, no `sub` member (the claims hold it).
+    const principals: Record<string, unknown> = {
+      user: { subject: 'alice', clientId: 'app', scopes: [], claims: { sub: 'alice', email: EMAIL } },
+      service: { clientId: 'ci-runner', scopes: [], claims: { client_id: 'ci-runner' } },
+    };
+    const listener = await serveHttp(createServer({ name: 'x', version: '1', services: [] }), {
+      port: 0,
+      log: true,
+      keepAliveMs: 0,
+      auth: { verify: (token) => principals[token] },
+    });
+    try {
+      for (const token of ['user', 'service']) {
+        const res = await fetch(listener.url, { method: 'DELETE', headers: { 'mcp-session-id': 'none', authorization: `Bearer ${token}` } });
+        await res.text();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await listener.close();
+    }
+    const lines = stderrLines(stderr).map((l) => JSON.parse(l) as Record<string, unknown>);
+    stderr.mockRestore();
+    expect(lines.map((l) => Object.keys(l))).toEqual([
+      ['time', 'msg', 'method', 'path', 'status', 'ms', 'session', 'principal'],
+      ['time', 'msg', 'method', 'path', 'status', 'ms', 'session', 'principal'],
+    ]);
+    expect(lines.map((l) => l.principal)).toEqual(['alice', 'ci-runner']);
+    expect(JSON.stringify(lines)).not.toContain(EMAIL);
+  });
 });

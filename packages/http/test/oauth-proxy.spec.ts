@@ -9,65 +9,18 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Context, createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
-import { createMcpExpressApp, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal } from '@typemcp/http';
+import { createMcpExpressApp, MemoryOAuthProxyStore, OAuthProxy, type McpExpressApp, type OAuthProxyPrincipal, type OAuthProxyStore } from '@typemcp/http';
 import express from 'express';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Browser, formOf, startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
+import { InMemoryOAuthClient } from '../../../test/support/sdk-oauth-client';
 
 const SIGNING_JWK = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as JWK;
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 const PROXY_CLIENT = { client_id: 'typemcp-proxy', client_secret: 'a-long-secret-the-mcp-clients-never-see' };
-
-/** The SDK's OAuth client provider, keeping everything in memory; the "browser" is driven by the test. */
-class TestOAuthClient implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier?: string;
-  authorizationUrl?: URL;
-  readonly sentState = randomBytes(16).toString('base64url');
-
-  constructor(private readonly name: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.name,
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  state() {
-    return this.sentState;
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier!;
-  }
-}
 
 /** Everything the MCP client received over HTTP, to show no upstream token ever reached it. */
 function recordingFetch(log: string[]): typeof fetch {
@@ -90,15 +43,6 @@ interface World {
 
 async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_secret): Promise<World> {
   getMetadataStorage().reset();
-  @McpService()
-  class Account {
-    @Tool({ description: 'Who the token says the caller is' })
-    whoami(ctx: Context) {
-      return JSON.stringify(ctx.principal);
-    }
-  }
-  void Account;
-  const mcpServer = createServer({ name: 'protected', version: '1.0.0' });
   const server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,21 +55,32 @@ async function startWorld(signingKey?: JWK, clientSecret = PROXY_CLIENT.client_s
     ],
   });
   const errors: unknown[] = [];
-  const mcp = createMcpExpressApp(mcpServer, {
-    keepAliveMs: 0,
+  // Built first, as the README shows, so that a service can be given it (for upstreamTokens).
+  const proxy = new OAuthProxy({
+    baseUrl: base,
+    upstream: { issuer: upstream.issuer, clientId: PROXY_CLIENT.client_id, clientSecret, scopes: ['openid', 'email'] },
+    scopes: ['notes:read', 'notes:write'],
+    signingKey,
     onError: (e) => errors.push(e),
-    oauthProxy: {
-      baseUrl: base,
-      upstream: {
-        issuer: upstream.issuer,
-        clientId: PROXY_CLIENT.client_id,
-        clientSecret,
-        scopes: ['openid', 'email'],
-      },
-      scopes: ['notes:read', 'notes:write'],
-      signingKey,
-    },
   });
+  @McpService()
+  class Account {
+    constructor(private readonly oauth: OAuthProxy) {}
+
+    @Tool({ description: 'Who the token says the caller is' })
+    whoami(ctx: Context) {
+      return JSON.stringify(ctx.principal);
+    }
+
+    @Tool({ description: 'What the identity provider granted for the caller (its tokens stay on the server)' })
+    async upstream_grant(ctx: Context) {
+      const tokens = await this.oauth.upstreamTokens(ctx.principal as OAuthProxyPrincipal);
+      return tokens ? `provider granted: ${String(tokens.scope)}; has an access token: ${typeof tokens.access_token === 'string'}` : 'signed out';
+    }
+  }
+  void Account;
+  const mcpServer = createServer({ name: 'protected', version: '1.0.0', providers: [{ provide: OAuthProxy, useValue: proxy }] });
+  const mcp = createMcpExpressApp(mcpServer, { keepAliveMs: 0, onError: (e) => errors.push(e), oauthProxy: proxy });
   server.on('request', mcp.app);
   return { server, base, mcpUrl: `${base}/mcp`, upstream, mcp, proxy: mcp.oauthProxy!, errors };
 }
@@ -187,14 +142,14 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
   });
 
   it('connects end to end: discovery, registration, consent, upstream login, PKCE, token, retry, tools/call; refresh rotates', async () => {
-    const provider = new TestOAuthClient('Notes Desktop');
+    const provider = new InMemoryOAuthClient(REDIRECT, 'Notes Desktop');
     const received: string[] = [];
     const transport = new StreamableHTTPClientTransport(new URL(w.mcpUrl), { authProvider: provider, fetch: recordingFetch(received) });
     const client = new Client({ name: 'sdk-oauth-client', version: '1.0.0' });
     await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
 
     // The SDK registered with the proxy and sent the person to /authorize with PKCE S256, our state and the resource.
-    const authUrl = provider.authorizationUrl!;
+    const authUrl = provider.pending!;
     expect(authUrl.origin + authUrl.pathname).toBe(`${w.base}/oauth/authorize`);
     expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authUrl.searchParams.get('resource')).toBe(w.mcpUrl);
@@ -216,6 +171,10 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
     const principal = JSON.parse(result.content[0].text) as OAuthProxyPrincipal;
     expect(principal).toMatchObject({ subject: 'alice', clientId: provider.info!.client_id, scopes: ['notes:read', 'notes:write'] });
     expect(principal.claims).toMatchObject({ iss: w.base, aud: w.mcpUrl, sub: 'alice' });
+    // A service given the proxy reaches the provider's tokens of the caller, server-side.
+    expect(await client.callTool({ name: 'upstream_grant', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'provider granted: openid email; has an access token: true' }],
+    });
 
     // The upstream's tokens stay on the server: none of them appears in anything the client received.
     const upstreamTokens = await w.proxy.upstreamTokens(principal);
@@ -261,7 +220,14 @@ describe('OAuth proxy with the official SDK client and oidc-provider upstream (r
       body: '{}',
     });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${w.base}/.well-known/oauth-protected-resource"`);
+    // Says why, as the JWT and introspection modes do: the client learns it must sign in again, not retry.
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", resource_metadata="${w.base}/.well-known/oauth-protected-resource", ` +
+        'error_description="the token was revoked: its authorization has ended (a reused code or refresh token revokes it)"',
+    );
+    expect(await refused.json()).toMatchObject({
+      error: { message: expect.stringContaining('the token was revoked'), data: { code: 'TYPEMCP_HTTP_INVALID_TOKEN' } },
+    });
     expect(w.errors).toEqual([]);
   });
 });
@@ -629,6 +595,70 @@ describe('OAuth proxy: upstream failures, cookies on https, options', () => {
       expect(reported.message).not.toContain('a-wrong-secret');
     } finally {
       await stopWorld(w);
+    }
+  });
+
+  it('says why a token is refused (expired, revoked), and answers 503, not 401, when its store cannot be asked', async () => {
+    const http = createHttpServer();
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const grants = new Map<string, 'live' | 'down'>();
+    const memory = new MemoryOAuthProxyStore();
+    const store: OAuthProxyStore = {
+      get: async (kind, key) => {
+        if (kind !== 'grant') return memory.get(kind, key);
+        if (grants.get(key) === 'down') throw new Error('store unreachable');
+        return grants.has(key) ? { subject: 'alice' } : undefined;
+      },
+      set: (kind, key, value, ttl) => memory.set(kind, key, value, ttl),
+      take: (kind, key) => memory.take(kind, key),
+      delete: (kind, key) => memory.delete(kind, key),
+    };
+    getMetadataStorage().reset();
+    const errors: unknown[] = [];
+    const mcp = createMcpExpressApp(createServer({ name: 'p', version: '1', services: [] }), {
+      keepAliveMs: 0,
+      onError: (e) => errors.push(e),
+      oauthProxy: {
+        baseUrl: base,
+        upstream: { authorizationEndpoint: 'https://idp.example.test/authorize', tokenEndpoint: 'https://idp.example.test/token', clientId: 'x' },
+        signingKey: SIGNING_JWK,
+        store,
+      },
+    });
+    http.on('request', mcp.app);
+    const key = (await importJWK(SIGNING_JWK, 'ES256')) as CryptoKey;
+    const forge = (gid: string, exp = '1m') =>
+      new SignJWT({ client_id: 'c', scope: '', gid })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt' })
+        .setIssuer(base)
+        .setSubject('alice')
+        .setAudience(`${base}/mcp`)
+        .setExpirationTime(exp)
+        .sign(key);
+    const attempt = async (token: string) => {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
+      await res.body?.cancel();
+      return { status: res.status, challenge: res.headers.get('www-authenticate'), retryAfter: res.headers.get('retry-after') };
+    };
+    try {
+      grants.set('g-live', 'live').set('g-down', 'down');
+      // Past authentication (a ping without a session is the transport's 400, not a 401).
+      expect((await attempt(await forge('g-live'))).status).toBe(400);
+      expect((await attempt(await forge('g-gone'))).challenge).toMatch(/error="invalid_token".*error_description="the token was revoked/);
+      expect((await attempt(await forge('g-live', '-1m'))).challenge).toMatch(/error_description="the token has expired"/);
+      const down = await attempt(await forge('g-down'));
+      expect([down.status, down.retryAfter]).toEqual([503, '5']);
+      expect(errors).toHaveLength(1);
+      // verify() keeps its contract (a principal or undefined) for use as auth.verify elsewhere.
+      expect(await mcp.oauthProxy!.verify(await forge('g-down'))).toBeUndefined();
+    } finally {
+      await mcp.close(0);
+      await new Promise((resolve) => http.close(resolve));
     }
   });
 

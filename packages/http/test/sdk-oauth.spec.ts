@@ -7,53 +7,15 @@
  * browser is played by the test (oidc-provider's login and consent forms over HTTP).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createServer, getMetadataStorage, McpService, Tool } from '@typemcp/core';
 import { serveHttp, type HttpListener } from '@typemcp/http';
 import { decodeJwt } from 'jose';
 import { startOidcProvider, type OidcProvider } from '../../../test/support/oidc-provider';
+import { InMemoryOAuthClient } from '../../../test/support/sdk-oauth-client';
 
 const REDIRECT = 'http://127.0.0.1:1/callback';
-
-/** An in-memory OAuth client of the SDK; the "browser" is whatever the test does with `pending`. */
-class TestOAuthProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  /** The last authorization URL the SDK asked the user agent to open. */
-  pending?: URL;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'sdk-oauth test',
-    redirect_uris: [REDIRECT],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.pending = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 let op: OidcProvider;
 let server: HttpListener;
@@ -88,7 +50,7 @@ afterAll(async () => {
 });
 
 /** Plays the user: signs in, allows `consent`, and hands the code back to the SDK. */
-async function browse(provider: TestOAuthProvider, transport: StreamableHTTPClientTransport, consent?: string[]): Promise<URL> {
+async function browse(provider: InMemoryOAuthClient, transport: StreamableHTTPClientTransport, consent?: string[]): Promise<URL> {
   const asked = provider.pending!;
   provider.pending = undefined;
   const back = await op.authorize(asked, { login: 'alice', password: 'wonderland', consent });
@@ -98,12 +60,12 @@ async function browse(provider: TestOAuthProvider, transport: StreamableHTTPClie
 }
 
 it('connects with discovery, dynamic registration, authorization code + PKCE, and steps up on insufficient_scope', async () => {
-  const provider = new TestOAuthProvider();
+  const provider = new InMemoryOAuthClient(REDIRECT, 'sdk-oauth test');
   const client = new Client({ name: 'sdk-oauth', version: '1' });
   let transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
   // 401 -> metadata -> registration -> redirect: the SDK stops for the user.
   await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-  expect(provider.client?.client_id).toEqual(expect.any(String));
+  expect(provider.info?.client_id).toEqual(expect.any(String));
   const asked = provider.pending!;
   expect(asked.origin).toBe(op.issuer);
   expect(asked.searchParams.get('code_challenge_method')).toBe('S256');

@@ -138,7 +138,9 @@ describe('bearer authentication', () => {
     for (const token of ['mallory', 'broken']) {
       const res = await post(s.url, INIT, bearer(token));
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource", error_description="the bearer token is invalid or expired"`,
+      );
     }
     expect((await post(s.url, INIT, { authorization: 'Basic YWxpY2U6eA==' })).status).toBe(401);
   });
@@ -153,7 +155,9 @@ describe('bearer authentication', () => {
     ]) {
       const res = await fetch(`${s.base}${path}`, { method, headers: { ...JSON_AND_SSE, ...bearer('mallory') }, body: method === 'POST' ? INIT : undefined });
       expect([path, method, res.status]).toEqual([path, method, 401]);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", resource_metadata="${s.base}/.well-known/oauth-protected-resource", error_description="the bearer token is invalid or expired"`,
+      );
       expect((await errorBody(res)).error.code).toBe(-32000);
     }
   });

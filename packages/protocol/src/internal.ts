@@ -1,7 +1,8 @@
 /**
  * @typemcp/protocol/internal: what the sibling @typemcp packages (core, http, testing) need from
  * the engine and users do not: message classification, option checks, revision lookup, the
- * 2026-07-28 request checks an HTTP transport runs before it streams, and progress pacing.
+ * 2026-07-28 request checks an HTTP transport runs before it streams, progress pacing, and the
+ * start-up link between a framework and the transports that serve its engine.
  * Not covered by semver; applications import `@typemcp/protocol`.
  */
 export { classifyMessage, errorMessage, isJsonObject } from './jsonrpc/message.js';
@@ -21,6 +22,7 @@ export {
   type Refused,
 } from './server/admission.js';
 export { OutgoingRequests, type OutgoingChannel, type OutgoingStart } from './server/outgoing-requests.js';
+export { linkStartUp, startUpLinkOf, type StartUpLink, type StartUpWarning } from './server/start-up-link.js';
 export { isThenable } from './util/is-thenable.js';
 export { nodeCrypto } from './util/node-crypto.js';
 export { writeErrorLine } from './util/report-error.js';

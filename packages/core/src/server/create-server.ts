@@ -3,6 +3,7 @@
  * instances through the container, binds them to a protocol engine, and serves it.
  */
 import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions, type StructuredLogger } from '@typemcp/protocol';
+import { linkStartUp } from '@typemcp/protocol/internal';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
 import type { ServiceDefinition } from '../builder/service-definition.interface.js';
@@ -125,6 +126,8 @@ export class TypeMcpServer {
       (error, where) => this.engine.reportError(error, where),
       this.onWarning,
     );
+    // serveHttp(server) and createMcpExpressApp(server) run the same start-up checks as listen().
+    linkStartUp(this.engine, { serving: () => this.reportUnservedServices(), warn: (warning) => this.onWarning({ ...warning }) });
     const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
     this.schemas = new ManifestSchemas(new DtoSchemaFactory(options.schema), options.schema, manifest, recordingManifest());
     this.validator = new DtoValidator(this.schemas);
@@ -264,7 +267,7 @@ export class TypeMcpServer {
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
   async listen(options: ListenOptions): Promise<StdioConnection | HttpListenerHandle> {
-    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
+    this.reportUnservedServices();
     const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
     if (manifestOut) {
       writeSchemaManifest(manifestOut);
@@ -302,6 +305,11 @@ export class TypeMcpServer {
    */
   readinessChecks(): HealthCheck[] {
     return this.lifecycle.readinessChecks(getMetadataStorage());
+  }
+
+  /** Each declared `@McpService()` no server in this process serves, to `onWarning` (once per class and process). */
+  private reportUnservedServices(): void {
+    for (const warning of unservedServiceWarnings(getMetadataStorage())) this.onWarning(warning);
   }
 
   /**

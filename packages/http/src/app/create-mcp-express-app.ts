@@ -19,6 +19,7 @@ import { frameworkChecks } from '../health/framework-checks.js';
 import { Readiness, type HealthCheck } from '../health/readiness.js';
 import { McpHttpHost } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
+import { runStartUpChecks } from './start-up-checks.js';
 
 // express and its ~100 modules load with the first app, not with the package: a stdio server that
 // imports anything from @typemcp/http (e.g. `closeSseStream`) does not pay for them at start-up.
@@ -98,8 +99,10 @@ export function buildMcpApp(
   server: McpServerLike,
   options: HttpOptions = {},
 ): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void } {
-  const { options: effective, proxy } = withOAuthProxy(options);
-  const host = new McpHttpHost(engineOf(server), effective);
+  const engine = engineOf(server);
+  const { options: effective, proxy, verifier } = withOAuthProxy(options, engine.registry.declaredScopes());
+  const host = new McpHttpHost(engine, effective, verifier);
+  runStartUpChecks(engine, effective, host.logger);
   const app = newExpressApp();
   app.disable('x-powered-by');
   if (proxy) app.use(proxy.router);

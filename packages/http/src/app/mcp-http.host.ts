@@ -19,6 +19,7 @@ import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js'
 import { HostOriginGuard, isLoopback, LOOPBACK_HOSTS } from '../security/host-origin.guard.js';
 import { PublicOrigin } from '../security/public-origin.js';
 import { samePrincipalByJson } from '../security/same-principal.js';
+import type { TokenVerifier } from '../security/token-verifier.js';
 import { sameVerifiedPrincipal } from '../security/verified-principal.js';
 import { MemorySessionStore } from '../sessions/memory-session.store.js';
 import type { SessionStore, StoredSession } from '../sessions/session-store.interface.js';
@@ -87,6 +88,8 @@ export class McpHttpHost implements SharedHost {
   constructor(
     readonly engine: ProtocolServer,
     readonly options: HttpOptions,
+    /** The OAuth proxy's verifier, when it protects the routes in place of `auth.verify`. */
+    verifier?: TokenVerifier,
   ) {
     checkHttpOptions(options);
     this.path = options.path ?? HTTP_DEFAULTS.path;
@@ -105,7 +108,7 @@ export class McpHttpHost implements SharedHost {
     const bind = options.host ?? HTTP_DEFAULTS.host;
     this.guard = new HostOriginGuard(allowedHostsOf(options, bind), options.allowedOrigins ?? LOOPBACK_HOSTS);
     this.origin = new PublicOrigin(options.publicUrl, options.trustProxy ?? false, this.guard);
-    if (options.auth) this.auth = new BearerAuth(options.auth, (error, where) => this.reportError(error, where));
+    if (options.auth) this.auth = new BearerAuth(options.auth, (error, where) => this.reportError(error, where), verifier);
     const auth = options.auth;
     // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
     this.samePrincipal = auth?.samePrincipal ? (a, b) => auth.samePrincipal!(a, b) : this.auth?.verifier ? sameVerifiedPrincipal : samePrincipalByJson;
@@ -189,10 +192,10 @@ export class McpHttpHost implements SharedHost {
     });
   }
 
-  /** Whether this server serves RFC 9728 metadata: given, or derived from `auth.jwt`. */
+  /** Whether this server serves RFC 9728 metadata: given, or derived from `auth.jwt` or the introspection issuer. */
   get servesMetadata(): boolean {
     const auth = this.options.auth;
-    return auth?.protectedResource !== undefined || auth?.jwt !== undefined;
+    return auth?.protectedResource !== undefined || auth?.jwt !== undefined || auth?.introspection?.issuer !== undefined;
   }
 
   /** The URL of the RFC 9728 document advertised in `WWW-Authenticate`. */
@@ -220,7 +223,7 @@ export class McpHttpHost implements SharedHost {
     return resource ? [resource] : [];
   }
 
-  /** The RFC 9728 document: the configured members, defaults from `auth.jwt`, and every declared scope. */
+  /** The RFC 9728 document: the configured members, the verifier's issuer, and every declared scope. */
   protectedResourceMetadata(req: RoutedRequest): Record<string, unknown> {
     const auth = this.options.auth!;
     const given = auth.protectedResource ?? {};

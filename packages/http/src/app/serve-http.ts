@@ -13,6 +13,7 @@ import type {} from '@typemcp/core';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
+import type { OAuthProxy } from '../oauth-proxy/oauth-proxy.js';
 import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { buildMcpApp, sharedStateStarted, type McpServerLike } from './create-mcp-express-app.js';
@@ -77,6 +78,11 @@ export interface HttpListener {
   readonly host: string;
   /** The node HTTP server (advanced use: timeouts, metrics). */
   readonly server: Server;
+  /**
+   * The OAuth proxy serving with the MCP routes, when `oauthProxy` was set: its
+   * `upstreamTokens(principal)` gives a tool the identity provider's tokens of the caller.
+   */
+  readonly oauthProxy?: OAuthProxy;
   /** Closes: stops accepting, gives in-flight requests `graceMs`, ends every stream, closes the server (its stop hooks run); resolves once closed. */
   close(graceMs?: number): Promise<void>;
   /**
@@ -151,6 +157,7 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
     port,
     host,
     server: httpServer,
+    ...(mcp.oauthProxy ? { oauthProxy: mcp.oauthProxy } : {}),
     close,
     shutdown,
   };

@@ -1,33 +1,37 @@
 /**
  * The readiness checks the framework adds from the options: the shared state (its connections are
- * up and it answers a ping), and the authorization server a token check depends on (the JWKS
- * answers with keys; the introspection endpoint answers at all, below 500). An endpoint that
- * answered is not asked again for `ENDPOINT_CACHE_MS`, so probes do not load the authorization
- * server.
+ * up and it answers a ping), and the authorization server a token check depends on: the JWKS
+ * answers with keys (or, when it is discovered, the issuer's metadata answers); the introspection
+ * endpoint answers at all, below 500 (it refuses a request without credentials, and that is an
+ * answer). An endpoint that answered is not asked again for `ENDPOINT_CACHE_MS`, so probes do not
+ * load the authorization server. Outbound requests follow the shared rules (no redirects, a time
+ * limit, a size cap); the URLs come from the configuration, never from a request.
  */
 import type { HttpOptions } from '../http-options.interface.js';
+import { fetchJsonObject } from '../outbound/fetch-json.js';
+import { fetchIssuerMetadata } from '../outbound/issuer-metadata.js';
 import type { HealthCheck } from './readiness.js';
 
 const ENDPOINT_CACHE_MS = 10_000;
 const ENDPOINT_TIMEOUT_MS = 2_000;
+const MAX_BYTES = 256 * 1024;
 
-/** A check that `url` answers (2xx JSON with `keys` when `jwks`), remembered while it does. */
-function endpointCheck(name: string, url: string, jwks: boolean): HealthCheck {
+/** A check that `ask()` is true, remembered for ENDPOINT_CACHE_MS while it is. */
+function endpointCheck(name: string, ask: () => Promise<boolean>): HealthCheck {
   let okUntil = 0;
   return {
     name,
     timeoutMs: ENDPOINT_TIMEOUT_MS + 500,
     check: async () => {
       if (Date.now() < okUntil) return true;
-      // A configured URL (not user input); redirects are not followed.
-      const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(ENDPOINT_TIMEOUT_MS), headers: { accept: 'application/json' } });
-      const ok = jwks ? res.ok && Array.isArray(((await res.json()) as { keys?: unknown }).keys) : res.status < 500;
-      if (!jwks) await res.body?.cancel();
+      const ok = await ask();
       if (ok) okUntil = Date.now() + ENDPOINT_CACHE_MS;
       return ok;
     },
   };
 }
+
+const limits = { timeoutMs: ENDPOINT_TIMEOUT_MS, maxBytes: MAX_BYTES };
 
 /** The framework's readiness checks for these options. */
 export function frameworkChecks(options: HttpOptions): HealthCheck[] {
@@ -43,9 +47,23 @@ export function frameworkChecks(options: HttpOptions): HealthCheck[] {
       },
     });
   }
-  const jwksUri = options.auth?.jwt?.jwksUri;
-  if (jwksUri) checks.push(endpointCheck('jwks', jwksUri, true));
+  const jwt = options.auth?.jwt;
+  if (jwt?.jwksUri !== undefined) {
+    const uri = jwt.jwksUri;
+    checks.push(endpointCheck('jwks', async () => Array.isArray((await fetchJsonObject(uri, { headers: { accept: 'application/json' } }, limits)).body.keys)));
+  } else if (jwt && jwt.key === undefined) {
+    const issuer = [jwt.issuer].flat()[0];
+    checks.push(endpointCheck('jwks', async () => typeof (await fetchIssuerMetadata(issuer, ENDPOINT_TIMEOUT_MS)).jwks_uri === 'string'));
+  }
   const introspection = options.auth?.introspection?.endpoint;
-  if (introspection) checks.push(endpointCheck('introspection', introspection, false));
+  if (introspection) {
+    checks.push(
+      endpointCheck('introspection', async () => {
+        const res = await fetch(introspection, { method: 'POST', redirect: 'error', signal: AbortSignal.timeout(ENDPOINT_TIMEOUT_MS) });
+        await res.body?.cancel();
+        return res.status < 500;
+      }),
+    );
+  }
   return checks;
 }

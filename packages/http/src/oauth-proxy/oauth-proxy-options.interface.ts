@@ -65,7 +65,13 @@ export interface OAuthProxyOptions {
    * a client may ask for. Default: `baseUrl` + the MCP path (`https://mcp.example.com/mcp`).
    */
   resource?: string;
-  /** The scopes the proxy grants (its `scopes_supported`); a request asks for some or, leaving `scope` out, all of them. Default none. */
+  /**
+   * The scopes the proxy grants (its `scopes_supported`); a request asks for some or, leaving
+   * `scope` out, all of them. Default: as `oauthProxy` options of serveHttp() or
+   * createMcpExpressApp(), every scope the served tools, resources and prompts declare; for
+   * `new OAuthProxy()`, none. Leaving out a declared scope is a DefinitionError
+   * (`TYPEMCP_ERR_OAUTH_PROXY_SCOPES`) when the routes are built.
+   */
   scopes?: readonly string[];
   /** Where clients, codes, grants and consents live (default: a MemoryOAuthProxyStore). */
   store?: OAuthProxyStore;

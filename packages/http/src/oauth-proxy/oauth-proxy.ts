@@ -20,9 +20,13 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { default as Express, NextFunction, Request, Response, Router } from 'express';
-import type { CryptoKey as JoseKey, JWK } from 'jose';
+import type { CryptoKey as JoseKey, JWK, JWTPayload } from 'jose';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
+import { fetchJsonObject } from '../outbound/fetch-json.js';
+import { fetchIssuerMetadata, metadataUrl } from '../outbound/issuer-metadata.js';
+import { joseRejection } from '../security/jose-rejection.js';
+import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from '../security/token-verifier.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
 import { MemoryOAuthProxyStore, type OAuthProxyStore } from './oauth-proxy-store.js';
@@ -108,6 +112,16 @@ function cookieOf(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+const verifiers = new WeakMap<OAuthProxy, TokenVerifier>();
+
+/**
+ * The proxy's tokens as a built-in verifier, for the MCP routes it protects: a refused token's
+ * 401 says why (expired, revoked...), and a store that cannot be asked is a 503, not a 401.
+ */
+export function proxyTokenVerifier(proxy: OAuthProxy): TokenVerifier {
+  return verifiers.get(proxy)!;
+}
+
 /** The OAuth proxy (see the file comment). Mount `router` at the root of `baseUrl`; pass `verify` as `auth.verify`. @publicApi */
 export class OAuthProxy {
   /** The proxy's issuer (`baseUrl` without a trailing slash). */
@@ -150,6 +164,19 @@ export class OAuthProxy {
     this.keys = this.loadKeys();
     this.keys.catch(() => undefined);
     this.router = this.routes();
+    verifiers.set(this, {
+      issuer: this.issuer,
+      verify: async (token) => {
+        let checked: OAuthProxyPrincipal | TokenRejectedError;
+        try {
+          checked = await this.check(token);
+        } catch (error) {
+          throw new VerifierUnavailableError('the OAuth proxy store could not be asked', { cause: error });
+        }
+        if (checked instanceof TokenRejectedError) throw checked;
+        return checked;
+      },
+    });
   }
 
   /**
@@ -158,22 +185,37 @@ export class OAuthProxy {
    */
   readonly verify = async (token: string): Promise<OAuthProxyPrincipal | undefined> => {
     try {
-      const [{ jwtVerify }, { publicJwk }] = await Promise.all([this.jose, this.keys]);
-      const { payload } = await jwtVerify(token, publicJwk, {
+      const checked = await this.check(token);
+      return checked instanceof TokenRejectedError ? undefined : checked;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The principal of a token, or why it is refused; throws when the store cannot be asked. */
+  private async check(token: string): Promise<OAuthProxyPrincipal | TokenRejectedError> {
+    const [{ jwtVerify }, { publicJwk }] = await Promise.all([this.jose, this.keys]);
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, publicJwk, {
         issuer: this.issuer,
         audience: this.resource,
         algorithms: ['ES256'],
         typ: 'at+jwt',
         clockTolerance: 5,
-      });
-      if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string' || typeof payload.gid !== 'string') return undefined;
-      if (!(await this.store.get('grant', payload.gid))) return undefined;
-      const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { subject: payload.sub, clientId: payload.client_id, scopes: scope ? scope.split(' ') : [], claims: payload };
-    } catch {
-      return undefined;
+      }));
+    } catch (error) {
+      return new TokenRejectedError(joseRejection(error) ?? 'the token is not an access token of this server');
     }
-  };
+    if (typeof payload.sub !== 'string' || typeof payload.client_id !== 'string' || typeof payload.gid !== 'string') {
+      return new TokenRejectedError('the token is not an access token of this server');
+    }
+    if (!(await this.store.get('grant', payload.gid))) {
+      return new TokenRejectedError('the token was revoked: its authorization has ended (a reused code or refresh token revokes it)');
+    }
+    const scope = typeof payload.scope === 'string' ? payload.scope : '';
+    return { subject: payload.sub, clientId: payload.client_id, scopes: scope ? scope.split(' ') : [], claims: payload };
+  }
 
   /**
    * Whether two principals of {@link OAuthProxy.verify} are the same: same user, same client. A
@@ -536,41 +578,24 @@ export class OAuthProxy {
   }
 
   private async discover(): Promise<{ authorization: string; token: string; issuer?: string }> {
-    const issuer = this.options.upstream.issuer!.replace(/\/$/, '');
-    const { origin, pathname } = new URL(issuer);
-    const path = pathname === '/' ? '' : pathname;
-    for (const url of [`${issuer}/.well-known/openid-configuration`, `${origin}/.well-known/oauth-authorization-server${path}`]) {
-      let doc: Record<string, unknown>;
-      try {
-        doc = await this.fetchJson(url, { method: 'GET', headers: { accept: 'application/json' } });
-      } catch {
-        continue;
-      }
-      if (doc.issuer !== issuer) throw new Error('the upstream metadata names another issuer');
-      const authorization = this.options.upstream.authorizationEndpoint ?? doc.authorization_endpoint;
-      const token = this.options.upstream.tokenEndpoint ?? doc.token_endpoint;
-      if (typeof authorization !== 'string' || typeof token !== 'string') throw new Error('the upstream metadata has no authorization or token endpoint');
-      return { authorization, token, issuer };
-    }
-    throw new Error('the upstream metadata could not be fetched');
+    const up = this.options.upstream;
+    const issuer = up.issuer!;
+    const doc = await fetchIssuerMetadata(issuer, up.timeoutMs ?? 10_000);
+    return {
+      authorization: up.authorizationEndpoint ?? metadataUrl(doc, 'authorization_endpoint', issuer),
+      token: up.tokenEndpoint ?? metadataUrl(doc, 'token_endpoint', issuer),
+      issuer: doc.issuer as string,
+    };
   }
 
+  /** A JSON answer of the upstream's token endpoint; an error answer without an access token throws. */
   private async fetchJson(url: string, init: RequestInit): Promise<Record<string, unknown>> {
-    const res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.options.upstream.timeoutMs ?? 10_000) });
-    const text = await res.text();
-    if (text.length > MAX_UPSTREAM_BYTES) throw new Error('the upstream answer is too large');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new Error(`the upstream answered ${res.status} without JSON`);
+    const { status, body } = await fetchJsonObject(url, init, { timeoutMs: this.options.upstream.timeoutMs ?? 10_000, maxBytes: MAX_UPSTREAM_BYTES });
+    if ((status < 200 || status > 299) && typeof body.access_token !== 'string') {
+      const error = body.error;
+      throw new Error(`the upstream answered ${status}${typeof error === 'string' ? ` ${error.slice(0, 100)}` : ''}`);
     }
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`the upstream answered ${res.status} without a JSON object`);
-    if (!res.ok && typeof (json as { access_token?: unknown }).access_token !== 'string') {
-      const error = (json as { error?: unknown }).error;
-      throw new Error(`the upstream answered ${res.status}${typeof error === 'string' ? ` ${error.slice(0, 100)}` : ''}`);
-    }
-    return json as Record<string, unknown>;
+    return body;
   }
 
   // ---------------------------------------------------------------------------------- /token

@@ -34,10 +34,16 @@ function checkStrings(option: string, value: unknown): void {
 
 function checkJwt(jwt: NonNullable<AuthOptions['jwt']>): void {
   check.object('auth.jwt', jwt);
-  if ((jwt.jwksUri === undefined) === (jwt.key === undefined)) throw invalid('auth.jwt', 'give exactly one of jwksUri and key');
+  if (jwt.jwksUri !== undefined && jwt.key !== undefined)
+    throw invalid('auth.jwt', 'give jwksUri or key, not both (neither: the JWKS is discovered from issuer)');
   if (jwt.jwksUri !== undefined) checkUrl('auth.jwt.jwksUri', jwt.jwksUri);
   if (jwt.issuer === undefined) throw invalid('auth.jwt.issuer', 'it is required: the "iss" the tokens must carry');
   checkStrings('auth.jwt.issuer', jwt.issuer);
+  if (jwt.jwksUri === undefined && jwt.key === undefined) {
+    // The JWKS comes from the issuer's metadata: one issuer, an http(s) URL.
+    if (typeof jwt.issuer !== 'string') throw invalid('auth.jwt.issuer', 'give one issuer to discover the JWKS from, or give jwksUri');
+    checkUrl('auth.jwt.issuer', jwt.issuer);
+  }
   checkStrings('auth.jwt.audience', jwt.audience);
   check.array('auth.jwt.algorithms', jwt.algorithms);
   if (jwt.algorithms !== undefined) {

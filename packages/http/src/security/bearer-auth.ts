@@ -14,7 +14,7 @@ import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { AuthOptions } from '../http-options.interface.js';
 import { IntrospectionVerifier } from './introspection-verifier.js';
 import { JwtVerifier } from './jwt-verifier.js';
-import { TokenRejectedError, type TokenVerifier } from './token-verifier.js';
+import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
 
 /** The path of the RFC 9728 metadata document. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -31,9 +31,12 @@ export class BearerAuth {
   constructor(
     private readonly options: AuthOptions,
     private readonly reportError: (error: unknown, where: string) => void,
+    /** A built-in verifier standing in for `options.verify` (the OAuth proxy's). */
+    verifier?: TokenVerifier,
   ) {
     if (options.jwt) this.verifier = new JwtVerifier(options.jwt);
     else if (options.introspection) this.verifier = new IntrospectionVerifier(options.introspection);
+    else this.verifier = verifier;
   }
 
   /** The principal for the request; throws a 401 (or 503) HttpTransportError. */
@@ -50,11 +53,13 @@ export class BearerAuth {
         if (error instanceof TokenRejectedError) {
           throw this.challenge(HttpErrorCode.InvalidToken, `Unauthorized: ${error.message}`, metadataUrl(), 'invalid_token', error.message);
         }
+        const unavailable = error instanceof VerifierUnavailableError ? error : undefined;
         // Reported without the token: the error and its cause come from the key set or introspection request.
-        this.reportError(error, 'bearer token verification');
-        throw new HttpTransportError(HttpErrorCode.AuthUnavailable, 'Service unavailable: the authorization server could not be reached; retry later', {
-          headers: { 'Retry-After': '5' },
-        });
+        if (!unavailable?.quiet) this.reportError(error, 'bearer token verification');
+        const message = unavailable?.quiet
+          ? 'Service unavailable: the token is signed with a key this server will fetch shortly; retry after Retry-After'
+          : 'Service unavailable: the authorization server could not be reached; retry later';
+        throw new HttpTransportError(HttpErrorCode.AuthUnavailable, message, { headers: { 'Retry-After': String(unavailable?.retryAfterSec ?? 5) } });
       }
     } else {
       try {
@@ -63,7 +68,8 @@ export class BearerAuth {
         principal = undefined;
       }
       if (principal === undefined || principal === null) {
-        throw this.challenge(HttpErrorCode.InvalidToken, 'Unauthorized: the bearer token is invalid or expired', metadataUrl(), 'invalid_token');
+        const reason = 'the bearer token is invalid or expired';
+        throw this.challenge(HttpErrorCode.InvalidToken, `Unauthorized: ${reason}`, metadataUrl(), 'invalid_token', reason);
       }
     }
     return principal;

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IntrospectionAuthOptions } from '../http-options.interface.js';
+import { fetchJsonObject, type JsonAnswer } from '../outbound/fetch-json.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
 import { principalOf, type VerifiedPrincipal } from './verified-principal.js';
 
@@ -64,46 +65,21 @@ export class IntrospectionVerifier implements TokenVerifier {
   }
 
   private async ask(token: string): Promise<Record<string, unknown>> {
-    let response: Response;
+    let answer: JsonAnswer;
     try {
-      response = await fetch(this.options.endpoint, {
-        method: 'POST',
-        headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
-        redirect: 'error',
-      });
+      answer = await fetchJsonObject(
+        this.options.endpoint,
+        {
+          method: 'POST',
+          headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+        },
+        { timeoutMs: this.options.timeoutMs ?? 5_000, maxBytes: MAX_ANSWER_BYTES },
+      );
     } catch (error) {
-      throw new VerifierUnavailableError('the introspection endpoint could not be reached', { cause: error });
+      throw new VerifierUnavailableError(`the introspection endpoint failed: ${(error as Error).message}`, { cause: error });
     }
-    const text = await readCapped(response);
-    if (response.status !== 200 || text === undefined) {
-      throw new VerifierUnavailableError(`the introspection endpoint answered ${response.status}`);
-    }
-    try {
-      const answer: unknown = JSON.parse(text);
-      if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) return answer as Record<string, unknown>;
-    } catch {
-      // fall through
-    }
-    throw new VerifierUnavailableError('the introspection endpoint answered something other than a JSON object');
+    if (answer.status !== 200) throw new VerifierUnavailableError(`the introspection endpoint answered ${answer.status}`);
+    return answer.body;
   }
-}
-
-async function readCapped(response: Response): Promise<string | undefined> {
-  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,12 +1,14 @@
 /**
  * JWT access-token verification with `jose` (loaded on first use, so a server without `auth.jwt`
- * never loads it). Keys come from the issuer's JWKS (jose's remote key set: cached, fetched again
- * for an unknown `kid` no more than once per cool-down, each fetch time-limited) or a static key.
+ * never loads it). Keys come from the issuer's JWKS (remote-key-set.ts: `jwksUri` or discovered
+ * from the issuer, cached, fetched again at once for an unknown `kid`) or a static key.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { JWTVerifyGetKey } from 'jose';
 import type { JwtAuthOptions } from '../http-options.interface.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
+import { joseRejection } from './jose-rejection.js';
+import { RemoteKeySet } from './remote-key-set.js';
 import { principalOf, type VerifiedPrincipal } from './verified-principal.js';
 
 /** Asymmetric signature algorithms accepted by default. @publicApi */
@@ -31,19 +33,6 @@ type Jose = typeof import('jose');
 let jose: Promise<Jose> | undefined;
 const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
 
-/** What each failure of jose means for the client: a fixed description, never the token. */
-const REJECTIONS: Readonly<Record<string, string>> = {
-  ERR_JWT_EXPIRED: 'the token has expired',
-  ERR_JWT_CLAIM_VALIDATION_FAILED: 'a claim of the token is not acceptable (issuer, audience, not-before or type)',
-  ERR_JOSE_ALG_NOT_ALLOWED: 'the token is signed with an algorithm this server does not accept',
-  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: 'the token signature is not valid',
-  ERR_JWKS_NO_MATCHING_KEY: 'the token is signed with a key the issuer does not publish',
-  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'the token names no key unambiguously',
-  ERR_JWS_INVALID: 'the token is not a valid JWS',
-  ERR_JWT_INVALID: 'the token is not a valid JWT',
-  ERR_JOSE_NOT_SUPPORTED: 'the token uses an unsupported algorithm or key',
-};
-
 function staticKey(key: NonNullable<JwtAuthOptions['key']>): KeyObject {
   const keyObject =
     typeof key === 'string'
@@ -59,33 +48,35 @@ export class JwtVerifier implements TokenVerifier {
   readonly issuer?: string;
   private readonly algorithms: string[];
   private readonly issuers: string[];
-  private keys?: Promise<JWTVerifyGetKey | KeyObject>;
+  private readonly key?: KeyObject;
+  private remote?: RemoteKeySet;
 
   constructor(private readonly options: JwtAuthOptions) {
     this.algorithms = [...(options.algorithms ?? JWT_DEFAULT_ALGORITHMS)];
     this.issuers = typeof options.issuer === 'string' ? [options.issuer] : [...options.issuer];
     this.issuer = this.issuers[0];
     // A static key is checked at construction, so a wrong one fails before anything listens.
-    if (options.key !== undefined) {
-      const key = staticKey(options.key);
-      this.keys = Promise.resolve(key);
-    }
+    if (options.key !== undefined) this.key = staticKey(options.key);
   }
 
-  private keySet(): Promise<JWTVerifyGetKey | KeyObject> {
-    return (this.keys ??= loadJose().then((j) =>
-      j.createRemoteJWKSet(new URL(this.options.jwksUri!), {
-        timeoutDuration: this.options.jwksTimeoutMs ?? 5_000,
-        cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
-        cacheMaxAge: this.options.jwksMaxAgeMs ?? 600_000,
-      }),
-    ));
+  private keys(j: Jose): KeyObject | JWTVerifyGetKey {
+    if (this.key) return this.key;
+    const o = this.options;
+    this.remote ??= new RemoteKeySet(j, {
+      jwksUri: o.jwksUri,
+      issuers: this.issuers,
+      timeoutMs: o.jwksTimeoutMs ?? 5_000,
+      cooldownMs: o.jwksCooldownMs ?? 30_000,
+      maxAgeMs: o.jwksMaxAgeMs ?? 600_000,
+      toleranceSec: o.clockToleranceSec ?? 5,
+    });
+    return this.remote.getKey;
   }
 
   async verify(token: string, audiences: readonly string[]): Promise<VerifiedPrincipal> {
-    const [j, keys] = await Promise.all([loadJose(), this.keySet()]);
+    const j = await loadJose();
     try {
-      const { payload } = await j.jwtVerify(token, keys as JWTVerifyGetKey, {
+      const { payload } = await j.jwtVerify(token, this.keys(j) as JWTVerifyGetKey, {
         algorithms: this.algorithms,
         issuer: this.issuers,
         audience: [...audiences],
@@ -95,14 +86,9 @@ export class JwtVerifier implements TokenVerifier {
       });
       return principalOf(payload as Record<string, unknown>);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const reason = typeof code === 'string' ? REJECTIONS[code] : undefined;
-      if (reason) {
-        const claim = (error as { claim?: unknown }).claim;
-        throw new TokenRejectedError(
-          code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && typeof claim === 'string' ? `the token's ${claim} claim is not acceptable` : reason,
-        );
-      }
+      if (error instanceof TokenRejectedError || error instanceof VerifierUnavailableError) throw error;
+      const reason = joseRejection(error);
+      if (reason) throw new TokenRejectedError(reason);
       // The key set could not be fetched (network, timeout, not 200, not a JWKS): not the token's fault.
       throw new VerifierUnavailableError('the authorization server keys could not be fetched', { cause: error });
     }

@@ -6,9 +6,23 @@ export class TokenRejectedError extends Error {
   override readonly name = 'TokenRejectedError';
 }
 
-/** The authorization server (JWKS, introspection) could not be asked: the token may be valid (503). */
+/**
+ * The token could not be checked now (503 with `Retry-After`): the authorization server (JWKS,
+ * introspection) could not be asked, or the token names a key that may be published since the
+ * keys were fetched. The token may be valid, so it is not a 401.
+ */
 export class VerifierUnavailableError extends Error {
   override readonly name = 'VerifierUnavailableError';
+  /** Seconds the client should wait (default 5). */
+  readonly retryAfterSec: number;
+  /** Nothing failed (a fetch is only not due yet): not reported to `onError`. */
+  readonly quiet: boolean;
+
+  constructor(message: string, options: ErrorOptions & { retryAfterSec?: number; quiet?: boolean } = {}) {
+    super(message, { cause: options.cause });
+    this.retryAfterSec = options.retryAfterSec ?? 5;
+    this.quiet = options.quiet ?? false;
+  }
 }
 
 export interface TokenVerifier {
