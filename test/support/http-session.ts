@@ -28,7 +28,14 @@ export class HttpWireRecorder extends WireRecorder {
   /** Which exchange (index in `exchanges`) carried each server message, by seq. */
   readonly carriedBy = new Map<number, number>();
 
-  constructor(readonly revision: Revision) {
+  constructor(
+    readonly revision: Revision,
+    /**
+     * Also record the JSON bodies of refusals (HTTP 400 and the like), which a 2026-07-28 server
+     * may answer a request with before anything streams.
+     */
+    private readonly recordRefusals = false,
+  ) {
     super();
   }
 
@@ -50,6 +57,17 @@ export class HttpWireRecorder extends WireRecorder {
         sessionId: headers.get('mcp-session-id'),
         lastEventId: headers.get('last-event-id'),
       }) - 1;
+    if (!res.ok && this.recordRefusals && res.body && res.headers.get('content-type')?.startsWith('application/json')) {
+      const text = await res.clone().text();
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = { __unparseableBody: text };
+      }
+      for (const message of Array.isArray(value) ? value : [value]) this.record('server->client', message as JsonObject);
+      return res;
+    }
     if (res.ok && res.headers.get('content-type')?.startsWith('application/json')) {
       // A plain JSON answer (the server's JSON-response mode): one message, or a batch of them.
       const value = (await res.clone().json()) as JsonObject | JsonObject[];

@@ -309,11 +309,23 @@ function closeIntersection(defs: Record<string, JsonObject>, original: Record<st
   return 1;
 }
 
+/**
+ * SEP-2133 (Final) negotiates extensions in `initialize` too: `capabilities.extensions`, a map of
+ * extension identifiers to settings objects, in ClientCapabilities and ServerCapabilities. Only
+ * 2026-07-28's schema writes the field; the handshake revisions' schemas are open, so their
+ * closed variants get it (as 2026-07-28 defines it) rather than rejecting what SEP-2133 sends.
+ */
+const SEP_2133_EXTENSIONS = { type: 'object', additionalProperties: { type: 'object', additionalProperties: {} } };
+
 /** A deep copy of the revision's schema with the emitted definitions closed. */
 export function closedSpec(revision: SchemaRevision): Spec & { closedCount: number } {
   const { schema, defsKey } = loadSpec(revision);
   const copy = structuredClone(schema);
   const defs = copy[defsKey] as Record<string, JsonObject>;
+  for (const name of ['ServerCapabilities', 'ClientCapabilities']) {
+    const properties = defs[name]?.properties as JsonObject | undefined;
+    if (properties && !properties.extensions) properties.extensions = structuredClone(SEP_2133_EXTENSIONS);
+  }
   let closedCount = 0;
   const original = schema[defsKey] as Record<string, JsonObject>;
   for (const name of CLOSED_DEFINITIONS) {
@@ -403,6 +415,16 @@ export interface TrafficReport {
   failures: TrafficFailure[];
 }
 
+/** Options of {@link validateServerTraffic}. */
+export interface TrafficOptions {
+  /**
+   * Results of extension methods (no revision defines them), by method: each is checked against
+   * the revision's base `Result` and by this function (the extension's own schema), which returns
+   * its errors ([] when valid).
+   */
+  extensionResults?: Readonly<Record<string, (result: unknown) => ErrorObject[]>>;
+}
+
 /** Picks the definition names that differ between revisions. */
 function envelopeNames(revision: SchemaRevision) {
   const has = (n: string) => hasDefinition(revision, n);
@@ -437,7 +459,7 @@ function withoutEnvelope(message: JsonObject): JsonObject {
  * its own definition, an error with a code the revision defines against that error's
  * definition, and any server->client request is a failure (the revision has none).
  */
-export function validateServerTraffic(revision: SchemaRevision, wire: readonly WireEntry[]): TrafficReport {
+export function validateServerTraffic(revision: SchemaRevision, wire: readonly WireEntry[], options: TrafficOptions = {}): TrafficReport {
   const names = envelopeNames(revision);
   const methodOf = new Map<string, string>();
   const report: TrafficReport = { checked: 0, byDefinition: {}, failures: [] };
@@ -497,7 +519,18 @@ export function validateServerTraffic(revision: SchemaRevision, wire: readonly W
       // A task-augmented tools/call (2025-11-25) answers with the task, not the tool's result.
       const augmented = method === 'tools/call' && !names.stateless && isObject(msg.result) && 'task' in msg.result;
       const def = augmented ? 'CreateTaskResult' : method ? RESULT_DEFINITION[method] : undefined;
-      if (!method) {
+      const extension = method ? options.extensionResults?.[method] : undefined;
+      if (method && extension) {
+        // An extension's method: the revision's base Result, then the extension's own schema.
+        check(entry, 'Result', msg.result, `Result (${method})`);
+        const resultType = isObject(msg.result) ? msg.result.resultType : undefined;
+        if (names.stateless && resultType !== 'complete') {
+          report.failures.push({ seq: entry.seq, check: `${method}: resultType must be "complete"`, message: msg, errors: [] });
+        }
+        report.byDefinition[method] = (report.byDefinition[method] ?? 0) + 1;
+        const errors = extension(msg.result);
+        if (errors.length) report.failures.push({ seq: entry.seq, check: `${method} (extension schema)`, message: msg, errors });
+      } else if (!method) {
         report.failures.push({ seq: entry.seq, check: 'response to a request id the client never sent', message: msg, errors: [] });
       } else if (!def || !hasDefinition(revision, def)) {
         report.failures.push({ seq: entry.seq, check: `no ${revision} result definition known for ${method}`, message: msg, errors: [] });

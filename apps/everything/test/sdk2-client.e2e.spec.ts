@@ -112,26 +112,7 @@ class Sdk2StdioRecorder extends StdioRecorder<JSONRPCMessage> implements Transpo
  * the like), which a 2026-07-28 server may answer with. `initialize` is pinned to 2025-11-25,
  * what the SDK 2.x client sends.
  */
-class Sdk2HttpRecorder extends HttpWireRecorder {
-  constructor() {
-    super(LEGACY_REVISION);
-  }
-
-  readonly fetchAll = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const res = await this.fetch(input, init);
-    if (!res.ok && res.body && res.headers.get('content-type')?.startsWith('application/json')) {
-      const text = await res.clone().text();
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = { __unparseableBody: text };
-      }
-      for (const message of Array.isArray(value) ? value : [value]) this.record('server->client', message as JsonObject);
-    }
-    return res;
-  };
-}
+const sdk2HttpRecorder = () => new HttpWireRecorder(LEGACY_REVISION, true);
 
 // ---------------------------------------------------------------------------------------------
 // Sessions
@@ -143,7 +124,7 @@ interface Session {
   /** Errors the SDK client reported through onerror. */
   clientErrors: Error[];
   stdio?: Sdk2StdioRecorder;
-  http?: Sdk2HttpRecorder;
+  http?: HttpWireRecorder;
   /** Closes the client; for stdio resolves with the child's exit. */
   close(): Promise<ExitInfo | undefined>;
 }
@@ -196,8 +177,8 @@ async function connect(kind: Kind, client: Client): Promise<Session> {
     let closing: Promise<ExitInfo> | undefined;
     return { client, recorder: stdio, clientErrors, stdio, close: () => (closing ??= client.close().then(() => stdio.exited)) };
   }
-  const http = new Sdk2HttpRecorder();
-  await client.connect(new StreamableHTTPClientTransport(new URL(await httpUrl()), { fetch: http.fetchAll }), TIMEOUT);
+  const http = sdk2HttpRecorder();
+  await client.connect(new StreamableHTTPClientTransport(new URL(await httpUrl()), { fetch: http.fetch }), TIMEOUT);
   return { client, recorder: http, clientErrors, http, close: () => client.close().then(() => undefined) };
 }
 

@@ -41,10 +41,18 @@ export const CoreErrorCode = {
   ConflictingValidators: 'TYPEMCP_ERR_CONFLICTING_VALIDATORS',
   /** @ValidateNested() without @Type(() => Dto). */
   UntypedNested: 'TYPEMCP_ERR_UNTYPED_NESTED',
+  /** @IsDate() without @Type(() => Date). */
+  UntypedDate: 'TYPEMCP_ERR_UNTYPED_DATE',
+  /** @Tool({ output }) on a method declared to return a string, number, boolean or array. */
+  OutputReturnType: 'TYPEMCP_ERR_OUTPUT_RETURN_TYPE',
   /** A handler result JSON cannot carry (UnrepresentableResultError). */
   UnrepresentableResult: 'TYPEMCP_ERR_UNREPRESENTABLE_RESULT',
   /** @Tool({ task }) with a value other than 'optional' or 'required' (DefinitionError). */
   InvalidTaskSupport: 'TYPEMCP_ERR_INVALID_TASK_SUPPORT',
+  /** ExtensionData with an identifier that is not `{vendor-prefix}/{name}`, or data that is not an object (DefinitionError). */
+  InvalidExtensionData: 'TYPEMCP_ERR_INVALID_EXTENSION_DATA',
+  /** A served class carries ExtensionData for an extension the server did not install (DefinitionError). */
+  ExtensionNotInstalled: 'TYPEMCP_ERR_EXTENSION_NOT_INSTALLED',
   /** listen({ transport: 'http' }) without @typemcp/http installed (HttpNotInstalledError). */
   HttpNotInstalled: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
   /** createServer({ telemetry }) without @typemcp/otel or @opentelemetry/api installed (TelemetryNotInstalledError). */

@@ -19,6 +19,8 @@ export type { HealthCheck, OnDestroy, OnInit, ReadinessCheckOptions } from './li
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
+export { ExtensionData } from './decorators/extension-data.decorator.js';
+export type { ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
 export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
@@ -44,6 +46,10 @@ export {
   ClientRequestError,
   DefinitionError,
   ErrorCode,
+  extensionMethod,
+  invalidParams,
+  optionalObject,
+  requireString,
   InputRequiredError,
   InvalidOptionError,
   LocalClientRequestError,
@@ -64,6 +70,9 @@ export type {
   BucketRule,
   CallToolResult,
   ContentBlock,
+  ExtensionApi,
+  ExtensionMethod,
+  McpExtension,
   GetPromptResult,
   JsonObject,
   MemoryRateLimitStoreOptions,

@@ -27,6 +27,12 @@ export const ProtocolErrorCode = {
   RateLimited: 'TYPEMCP_RATE_LIMITED',
   /** A request for a tool, resource or prompt whose scopes the caller's token lacks (InsufficientScopeError, JSON-RPC -32003). */
   InsufficientScope: 'TYPEMCP_INSUFFICIENT_SCOPE',
+  /** An extension the engine cannot install: its identifier breaks SEP-2133's rules, or a part of it has the wrong shape (DefinitionError). */
+  InvalidExtension: 'TYPEMCP_ERR_INVALID_EXTENSION',
+  /** A second extension with an identifier already installed, or the engine's own tasks identifier (DefinitionError). */
+  DuplicateExtension: 'TYPEMCP_ERR_DUPLICATE_EXTENSION',
+  /** An extension adds a method that another extension or `setMethodHandler` already added (DefinitionError). */
+  DuplicateMethod: 'TYPEMCP_ERR_DUPLICATE_METHOD',
 } as const;
 
 /** One of {@link ProtocolErrorCode}. */

@@ -35,9 +35,17 @@ export type {
   Awaitable,
   Completers,
   CompletionHandler,
+  FeatureExtensionData,
   PromptHandler,
+  PromptRegistration,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredTemplate,
+  RegisteredTool,
   ResourceReader,
+  ResourceRegistration,
   TemplateReader,
+  TemplateRegistration,
   ToolGuard,
   ToolHandler,
   ToolRegistration,
@@ -59,6 +67,23 @@ export type { SubscriptionFilter } from './server/handlers/subscriptions.handler
 export { Session, type OutgoingRequestOptions, type SessionSnapshot } from './server/session.js';
 export type { SessionContract } from './server/contracts.js';
 export { ToolError } from './server/tool.error.js';
+export {
+  extensionMethod,
+  type ContentsInfo,
+  type DefinitionInfo,
+  type ExtensionApi,
+  type ExtensionAvailability,
+  type ExtensionDecorators,
+  type ExtensionMethod,
+  type ExtensionSettings,
+  type ExtensionVisibility,
+  type McpExtension,
+  type ResultDecorator,
+  type ResultInfo,
+  type VisibilityInfo,
+} from './server/extensions/extension.types.js';
+export { invalidParams, optionalObject, requireString } from './server/params.js';
+export type { Page } from './server/pagination.js';
 export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
 export { TaskContext, type TaskAsker } from './server/tasks/task-context.js';
 export {

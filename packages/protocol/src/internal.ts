@@ -30,3 +30,4 @@ export type { ListKind, ServerHost } from './server/server-host.js';
 export type { Listener } from './server/handlers/subscriptions.handlers.js';
 export { checkLogger } from './options/check-server-options.js';
 export { isStructuredLogger } from './logging/structured-logger.js';
+export { EXTENSION_ID } from './server/extensions/check-extension.js';

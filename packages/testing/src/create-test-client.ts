@@ -1,6 +1,6 @@
 /** createTestClient(): a server built from services (or given), and a client connected to it. */
 import { createServer, type TypeMcpServer } from '@typemcp/core';
-import { LATEST_LEGACY_REVISION } from '@typemcp/protocol';
+import { LATEST_LEGACY_REVISION, type JsonObject } from '@typemcp/protocol';
 import { ClientRequests } from './client-requests.js';
 import { openDriver } from './driver/open-driver.js';
 import { NotificationLog } from './notification-log.js';
@@ -34,6 +34,7 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
     closeServer = false,
     revision = LATEST_LEGACY_REVISION,
     capabilities,
+    clientExtensions,
     clientInfo = DEFAULT_CLIENT_INFO,
     onSample,
     onElicit,
@@ -48,7 +49,8 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
   const log = new NotificationLog();
   const server = given ?? buildServer(build as BuildServerOptions);
   const ownsServer = !given || closeServer;
-  const declared = capabilities ?? requests.capabilities();
+  const base = capabilities ?? requests.capabilities();
+  const declared = clientExtensions ? { ...base, extensions: { ...(base.extensions as JsonObject | undefined), ...clientExtensions } } : base;
   try {
     // Start hooks (onInit) run before the first request, as with listen().
     await server.start();

@@ -1,5 +1,5 @@
 import type { ClassType, Root, ServerOptions, TypeMcpServer } from '@typemcp/core';
-import type { ClientCapabilities, Implementation } from '@typemcp/protocol';
+import type { ClientCapabilities, Implementation, JsonObject } from '@typemcp/protocol';
 import type { Awaitable, CreateMessageParams, CreateMessageResult, ElicitAnswer, ElicitParams } from './test-client.types.js';
 
 /** How the test client presents itself and answers the server's requests. @publicApi */
@@ -18,6 +18,12 @@ export interface ClientSideOptions {
    * Given explicitly, they are sent as is (to test a client that declares what it cannot answer).
    */
   capabilities?: ClientCapabilities;
+  /**
+   * Extensions the client declares (SEP-2133), by identifier, with its settings for each (`{}`
+   * for none): added to `capabilities.extensions`, so they travel in `initialize` or, at
+   * 2026-07-28, in every request's `_meta`.
+   */
+  clientExtensions?: Record<string, JsonObject>;
   /** Answers `sampling/createMessage`; without it the request gets a -32601 error. */
   onSample?: (params: CreateMessageParams) => Awaitable<CreateMessageResult>;
   /** Answers `elicitation/create`; without it the request gets a -32601 error. */

@@ -108,6 +108,15 @@ export class TestClient {
     }
   }
 
+  /**
+   * Sends any request (an extension's method, say) and resolves with its result as the typed
+   * methods return theirs: without what only the era's wire adds (2026-07-28 `resultType`,
+   * caching hints, `serverInfo`). Errors reject with a `JsonRpcError`, as for `request()`.
+   */
+  call<T extends object = JsonObject>(method: string, params?: JsonObject, options?: RequestOptions): Promise<T> {
+    return this.typed<T>(method, params, options);
+  }
+
   /** Sends a notification to the server. */
   notify(method: string, params?: JsonObject): void {
     this.driver.notify(method, params);
@@ -250,7 +259,7 @@ export class TestClient {
   }
 
   /** A typed method's request: the result without what only the era's wire adds. */
-  private async typed<T extends object>(method: string, params: JsonObject, options?: RequestOptions): Promise<T> {
+  private async typed<T extends object>(method: string, params: JsonObject | undefined, options?: RequestOptions): Promise<T> {
     return this.driver.bare(await this.request(method, params, options)) as T;
   }
 

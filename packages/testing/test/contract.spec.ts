@@ -54,7 +54,7 @@ describe('an optional number, as the Inspector passes it', () => {
     const tool = (await client.listTools()).find((t) => t.name === 'search')!;
     const properties = tool.inputSchema.properties as Record<string, { type?: unknown; default?: unknown }>;
     expect(properties.limit).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 });
-    expect(properties.tag).toEqual({ type: ['string', 'null'] });
+    expect(properties.tag).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
     expect(tool.inputSchema.required).toEqual(['query']);
     expect(tool.inputSchema.additionalProperties).toBe(false);
   });

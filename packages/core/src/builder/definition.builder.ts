@@ -16,6 +16,7 @@ import {
   multipleInputs,
   NAME_RULE,
   notAService,
+  outputReturnType,
   templateVariableNotInDto,
   unreflectableParameter,
 } from '../errors/definition-errors.js';
@@ -24,6 +25,10 @@ import type { MetadataStorage } from '../metadata/metadata-storage.js';
 import type { SchemaSource } from '../manifest/schema-source.js';
 import { defineKey } from '../schema/schema-walk.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
+import { extensionDataOf, extensionMembers } from './extension-members.builder.js';
+
+/** Declared return types no output DTO's object can be (a Promise, a union or no annotation say nothing). */
+const NOT_OBJECTS = new Set<unknown>([String, Number, Boolean, Array, Symbol, BigInt]);
 
 const NOT_DTO = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Promise, Symbol, BigInt, Date, undefined]);
 
@@ -110,6 +115,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     const { output, inputSchema, guard, scopes, task, ...rest } = options;
     if (task !== undefined && task !== 'optional' && task !== 'required') throw invalidTaskSupport(target, method, task);
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
+    const returned = Reflect.getMetadata?.('design:returntype', target.prototype as object, method) as { name: string } | undefined;
+    if (output && NOT_OBJECTS.has(returned)) throw outputReturnType(target, method, output, returned!);
     return {
       definition: compact({
         ...rest,
@@ -122,6 +129,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       guard,
       scopes: scopesOf(scopes),
       task,
+      extensions: extensionDataOf(storage, target, method),
     };
   });
 
@@ -136,6 +144,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       cache,
       invocation: plan,
       scopes: scopesOf(scopes),
+      extensions: extensionDataOf(storage, target, method),
     };
   });
 
@@ -145,7 +154,12 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     const args = plan.input ? promptArguments(schemas.schemaOf(plan.input.type, plan.origin, 'input')) : undefined;
     const name = checkName('Prompt', options.name ?? method, target, method);
     const { scopes, ...rest } = options;
-    return { definition: compact({ ...rest, name, arguments: args?.length ? args : undefined }), invocation: plan, scopes: scopesOf(scopes) };
+    return {
+      definition: compact({ ...rest, name, arguments: args?.length ? args : undefined }),
+      invocation: plan,
+      scopes: scopesOf(scopes),
+      extensions: extensionDataOf(storage, target, method),
+    };
   });
 
   const completions = storage.membersOf(storage.completes, target).map(({ method, options }) => ({
@@ -153,5 +167,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
     invocation: { method, arity: 3, contextIndexes: [2], origin: `${target.name}.${method}` },
   }));
 
-  return { target, tools, resources, prompts, completions };
+  const features = { tools, resources, prompts };
+  const members = extensionMembers(storage, target, features, (method, paramTypes) => invocation(target, method, paramTypes));
+  return { target, tools, resources, prompts, completions, extensionData: extensionDataOf(storage, target), extensionMembers: members };
 }

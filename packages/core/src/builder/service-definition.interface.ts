@@ -15,8 +15,12 @@ export interface Invocation {
   origin: string;
 }
 
+/** `ExtensionData` on a class or method, by extension identifier. */
+export type ExtensionDataMap = Record<string, object>;
+
 export interface BuiltTool {
   definition: ToolDefinition;
+  extensions?: ExtensionDataMap;
   invocation: Invocation;
   output?: ClassType;
   guard?: (principal: unknown) => boolean;
@@ -27,6 +31,7 @@ export interface BuiltTool {
 
 export interface BuiltResource {
   definition: ResourceDefinition | ResourceTemplateDefinition;
+  extensions?: ExtensionDataMap;
   template: boolean;
   /** Caching hints for reads (2026-07-28). */
   cache?: Partial<CacheHint>;
@@ -37,6 +42,7 @@ export interface BuiltResource {
 
 export interface BuiltPrompt {
   definition: PromptDefinition;
+  extensions?: ExtensionDataMap;
   invocation: Invocation;
   /** OAuth scopes (the class's and the prompt's). */
   scopes?: readonly string[];
@@ -47,6 +53,15 @@ export interface BuiltCompletion {
   invocation: Invocation;
 }
 
+/** A method that carries `ExtensionData` (a feature's method or any other). */
+export interface BuiltExtensionMember {
+  method: string;
+  data: ExtensionDataMap;
+  invocation: Invocation;
+  /** The tool, resource (URI or template) or prompt the method also is. */
+  feature?: { kind: 'tool' | 'resource' | 'prompt'; name: string };
+}
+
 /** Every MCP feature one service class declares. */
 export interface ServiceDefinition {
   target: ClassType;
@@ -54,4 +69,8 @@ export interface ServiceDefinition {
   resources: BuiltResource[];
   prompts: BuiltPrompt[];
   completions: BuiltCompletion[];
+  /** `ExtensionData` on the class. */
+  extensionData?: ExtensionDataMap;
+  /** The methods that carry `ExtensionData`. */
+  extensionMembers: BuiltExtensionMember[];
 }

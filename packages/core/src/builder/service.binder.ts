@@ -20,6 +20,7 @@ import { isThenable } from '@typemcp/protocol/internal';
 import { isBlock, toCallToolResult, toGetPromptResult, toReadResourceResult, toStructuredResult } from '../content/result-normaliser.js';
 import { Context } from '../context/context.js';
 import type { DtoResult, DtoValidator } from '../pipeline/dto-validator.js';
+import { article, describe } from '../pipeline/problems.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { Invocation, ServiceDefinition } from './service-definition.interface.js';
 import { InterceptorChain, type InterceptedFeature } from '../interceptors/interceptor-chain.js';
@@ -40,7 +41,7 @@ function completersFor(table: CompletionTable, key: string): Completers {
 }
 
 /** Calls `plan.method` with the input and Context placed where the method declared them. */
-function caller(instance: object, plan: Invocation, validator: DtoValidator) {
+export function caller(instance: object, plan: Invocation, validator: DtoValidator) {
   const method = (instance as Record<string, Method>)[plan.method].bind(instance);
   const { input, contextIndexes, arity } = plan;
   if (arity === 0) return () => method();
@@ -86,27 +87,47 @@ async function visible(run: () => unknown): Promise<unknown> {
 /** Where a server fault is reported (the engine's `onError`): never sent to the client. */
 export type FaultReporter = (error: Error, where: string) => void;
 
+/** A full `CallToolResult` rather than data or a content block. */
+const isFullResult = (value: unknown): value is CallToolResult =>
+  value !== null && typeof value === 'object' && Array.isArray((value as CallToolResult).content) && !isBlock(value);
+
+/** Why `value` cannot be an output DTO's object, before any schema is consulted; undefined when it is an object. */
+function shapeProblem(value: unknown, output: ClassType): string | undefined {
+  const wanted = `the result must be ${article(output.name)} object`;
+  if (isBlock(value)) return `${wanted} (got ${article(value.type)} content block)`;
+  if (value === undefined) return `${wanted} (got undefined)`;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return `${wanted} (got ${describe(value)})`;
+  return undefined;
+}
+
 /**
- * Results of a tool with an output DTO are checked against its published `outputSchema` before
- * they leave (fields the DTO does not declare are dropped when the schema is closed): clients
- * validate `structuredContent` against it, so a mismatch would make them reject the result. It
- * is the server's fault, reported as such, and the caller gets a tool error naming the fields.
+ * Results of a tool with an output DTO. A tool with an `outputSchema` must answer every success
+ * with `structuredContent` that matches it (clients such as the SDKs reject anything else), so the
+ * value is serialised and checked against the published schema before it leaves (fields the DTO
+ * does not declare are dropped when the schema is closed). A full `CallToolResult` keeps its own
+ * content and has its `structuredContent` checked; an error result may come without one. Anything
+ * else (text, content, nothing, an object that does not match) is the server's fault: reported
+ * as such, and the caller gets a tool error saying what is wrong.
  */
 function checkedOutput(output: ClassType, origin: string, validator: DtoValidator, report: FaultReporter) {
-  const verdict = (result: DtoResult<JsonObject>): CallToolResult => {
-    if (result.ok) return toStructuredResult(result.value);
-    const problems = result.problems.join('; ');
-    report(new Error(`${origin} returned output that does not match its outputSchema (${output.name}): ${problems}`), origin);
-    return { content: [{ type: 'text', text: `The tool's result does not match its output schema: ${problems}` }], isError: true };
+  const fault = (problems: string[], hint: boolean): CallToolResult => {
+    const text = problems.join('; ');
+    const fix = hint ? `; return ${article(output.name)}, or throw a ToolError for a message the model should read` : '';
+    report(new Error(`${origin} returned output that does not match its outputSchema (${output.name}): ${text}${fix}`), origin);
+    return { content: [{ type: 'text', text: `The tool's result does not match its output schema: ${text}` }], isError: true };
+  };
+  const checked = (value: unknown, finish: (json: JsonObject) => CallToolResult): CallToolResult | Promise<CallToolResult> => {
+    const result = validator.output(output, value);
+    const settle = (r: DtoResult<JsonObject>) => (r.ok ? finish(r.value) : fault(r.problems, false));
+    return isThenable(result) ? result.then(settle) : settle(result);
   };
   return (value: unknown): CallToolResult | Promise<CallToolResult> => {
-    const plain = value as CallToolResult | null | undefined;
-    // A full CallToolResult, a content block or nothing is passed through as written.
-    if (plain === null || plain === undefined || typeof plain !== 'object' || Array.isArray(plain) || Array.isArray(plain.content) || isBlock(plain)) {
-      return toCallToolResult(value, true);
+    if (isFullResult(value)) {
+      if (value.structuredContent !== undefined) return checked(value.structuredContent, (json) => ({ ...value, structuredContent: json }));
+      return value.isError === true ? value : fault([`the result has no structuredContent (it must hold ${article(output.name)} object)`], true);
     }
-    const result = validator.output(output, value);
-    return isThenable(result) ? result.then(verdict) : verdict(result);
+    const problem = shapeProblem(value, output);
+    return problem === undefined ? checked(value, toStructuredResult) : fault([problem], true);
   };
 }
 
@@ -128,7 +149,7 @@ export function bindService(
     const call = intercepted(caller(instance, tool.invocation, validator), interceptorsOf(method), feature('tool', tool.definition.name, method), validator);
     const input = tool.invocation.input?.raw ? undefined : tool.invocation.input?.type;
     const { output } = tool;
-    const finish = output ? checkedOutput(output, tool.invocation.origin, validator, report) : (value: unknown) => toCallToolResult(value, false);
+    const finish = output ? checkedOutput(output, tool.invocation.origin, validator, report) : toCallToolResult;
     const run = (dto: unknown, rc: RequestContext): CallToolResult | Promise<CallToolResult> => {
       const out = call(dto, rc);
       return isThenable(out) ? Promise.resolve(out).then(finish) : finish(out);
@@ -145,7 +166,7 @@ export function bindService(
         const result = validator.input(input, args);
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
-      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined },
+      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined, extensions: tool.extensions },
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }
@@ -173,19 +194,21 @@ export function bindService(
           }
           return toReadResourceResult(await visible(() => call(dto, rc, uri)), uri, mimeType);
         },
-        completersFor(completions, completionKey('resource', definition.uriTemplate)),
-        resource.cache,
-        resource.scopes,
+        {
+          complete: completersFor(completions, completionKey('resource', definition.uriTemplate)),
+          cache: resource.cache,
+          scopes: resource.scopes,
+          extensions: resource.extensions,
+        },
       );
       undo.push(() => registry.removeResource(definition.uriTemplate));
     } else {
       const definition = resource.definition as ResourceDefinition;
-      registry.addResource(
-        definition,
-        async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType),
-        resource.cache,
-        resource.scopes,
-      );
+      registry.addResource(definition, async (uri, rc) => toReadResourceResult(await visible(() => call(undefined, rc, uri)), uri, mimeType), {
+        cache: resource.cache,
+        scopes: resource.scopes,
+        extensions: resource.extensions,
+      });
       undo.push(() => registry.removeResource(definition.uri));
     }
   }
@@ -206,8 +229,7 @@ export function bindService(
         }
         return toGetPromptResult(await visible(() => call(dto, rc)), description);
       },
-      completersFor(completions, completionKey('prompt', name)),
-      prompt.scopes,
+      { complete: completersFor(completions, completionKey('prompt', name)), scopes: prompt.scopes, extensions: prompt.extensions },
     );
     undo.push(() => registry.removePrompt(name));
   }

@@ -14,7 +14,8 @@ export function isBlock(value: unknown): value is ContentBlock {
   return value !== null && typeof value === 'object' && BLOCK_TYPES.has((value as { type?: unknown }).type as string);
 }
 
-function describe(value: unknown): string | undefined {
+/** What JSON would silently lose of `value` ("a Map", "NaN"...), or undefined when it can carry it. */
+export function lossOf(value: unknown): string | undefined {
   switch (typeof value) {
     case 'function':
       return 'a function';
@@ -33,16 +34,21 @@ function describe(value: unknown): string | undefined {
   }
 }
 
-// Sees every value JSON.stringify would write, after toJSON (a Date is already its ISO string).
-function replacer(this: unknown, key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  const problem = describe(value);
-  if (problem === undefined) return value;
+/** The error for `problem` (a {@link lossOf}) found at property `key` ('' for the value itself). */
+export function unrepresentable(problem: string, key: string): UnrepresentableResultError {
   const where = key === '' ? '' : ` at "${key}"`;
-  throw new UnrepresentableResultError(
+  return new UnrepresentableResultError(
     `returned ${problem}${where}, which JSON cannot represent; return plain objects, arrays, strings, numbers and booleans ` +
       '(e.g. Object.fromEntries(map), [...set])',
   );
+}
+
+// Sees every value JSON.stringify would write, after toJSON (a Date is already its ISO string).
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  const problem = lossOf(value);
+  if (problem === undefined) return value;
+  throw unrepresentable(problem, key);
 }
 
 /** `value` as JSON text, refusing what JSON would silently lose. */
@@ -58,24 +64,19 @@ function toBlock(value: unknown): ContentBlock {
 }
 
 /**
- * A checked output DTO's JSON as a CallToolResult: `structuredContent`, mirrored as JSON text for
- * clients that only read content.
+ * A checked output DTO's JSON (already plain JSON) as a CallToolResult: `structuredContent`,
+ * mirrored as JSON text for clients that only read content.
  */
 export function toStructuredResult(structuredContent: JsonObject): CallToolResult {
-  return { content: [{ type: 'text', text: toJsonText(structuredContent) }], structuredContent };
+  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 }
 
 /**
- * A tool's return value as a CallToolResult. `undefined` and `null` are an empty result
- * (`{ content: [] }`), except for a tool with an output DTO, which must return one (its objects
- * are checked and become {@link toStructuredResult} in the binder, never here).
+ * The return value of a tool without an output DTO as a CallToolResult (a tool with one is the
+ * binder's `checkedOutput`). `undefined` and `null` are an empty result (`{ content: [] }`).
  */
-export function toCallToolResult(value: unknown, hasOutput: boolean): CallToolResult {
-  if (value === undefined || value === null) {
-    if (hasOutput)
-      throw new UnrepresentableResultError(`returned ${String(value)} but declares an output DTO; return an instance of it (or throw a ToolError)`);
-    return { content: [] };
-  }
+export function toCallToolResult(value: unknown): CallToolResult {
+  if (value === undefined || value === null) return { content: [] };
   if (typeof value === 'object' && Array.isArray((value as CallToolResult).content) && !isBlock(value)) return value as CallToolResult;
   return { content: Array.isArray(value) ? value.map(toBlock) : [toBlock(value)] };
 }
@@ -94,7 +95,7 @@ export function toReadResourceResult(value: unknown, uri: string, mimeType: stri
   const at = list.findIndex((c) => !isContents(c));
   if (at >= 0) {
     const odd = list[at];
-    const what = describe(odd) ?? (odd === null || odd === undefined ? String(odd) : Array.isArray(odd) ? 'a nested array' : `a ${typeof odd}`);
+    const what = lossOf(odd) ?? (odd === null || odd === undefined ? String(odd) : Array.isArray(odd) ? 'a nested array' : `a ${typeof odd}`);
     throw new UnrepresentableResultError(
       `resource ${uri} returned ${what}; return a string, bytes (Uint8Array), { uri, text | blob }, an array of those, or { contents }`,
     );

@@ -50,8 +50,9 @@ export interface Root {
 }
 
 /**
- * Elicitation forms take flat properties with one primitive `type`: an optional DTO field's
- * `[T, 'null']` (or `anyOf` with null) becomes plain T; not answering is how a user leaves it empty.
+ * Elicitation forms take flat properties with one primitive `type`: a nullable DTO field's
+ * `anyOf: [T, null]` (or a `[T, 'null']` type a `@JSONSchema()` wrote) becomes plain T; not
+ * answering is how a user leaves it empty.
  */
 function elicitationForm(schema: JsonObject): JsonObject {
   const properties = Object.fromEntries(
@@ -111,6 +112,15 @@ export class Context {
   /** The capabilities the client declared. */
   get clientCapabilities(): ClientCapabilities {
     return this.request.clientCapabilities;
+  }
+
+  /**
+   * The client's settings for extension `id` when it declared the extension, undefined when it
+   * did not: decided per request (a 2026-07-28 request's own capabilities, else the session's),
+   * so a tool can answer each client as it can take it, e.g. a text fallback without MCP Apps.
+   */
+  clientExtension(id: string): JsonObject | undefined {
+    return this.request.clientExtension(id);
   }
 
   /**

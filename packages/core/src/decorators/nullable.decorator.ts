@@ -1,7 +1,8 @@
 /**
  * `@Nullable()`: the one way to let a DTO property take `null`. `@IsOptional()` means "may be
  * absent" and nothing more; a property that may also be `null` says so with this decorator, and
- * its published schema then admits `null` too (`type: [T, "null"]`, or `anyOf` with a `$ref`).
+ * its published schema then admits `null` too, as `anyOf: [<the property's schema>, { type: "null" }]`
+ * for scalars and nested DTOs alike (the form strict clients take; see `acceptNull`).
  */
 import { classValidator } from '../pipeline/validation-libraries.js';
 

@@ -24,6 +24,32 @@ export function invalidTaskSupport(target: ClassType, method: string, value: unk
   );
 }
 
+export function outputReturnType(target: ClassType, method: string, output: ClassType, returned: { name: string }): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.OutputReturnType,
+    `${where(target, method)} declares @Tool({ output: ${output.name} }) but returns ${returned.name.toLowerCase()}, and a tool with an ` +
+      `output schema must answer with structured content; return an object of ${output.name} (throw a ToolError for a message ` +
+      'the model should read), or leave output out to answer with text.',
+  );
+}
+
+/** `Class` or `Class.method`: where ExtensionData was written. */
+const placeOf = (target: ClassType, method?: string) => (method === undefined ? target.name : where(target, method));
+
+export function invalidExtensionData(target: ClassType, method: string | undefined, id: unknown, problem: string): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.InvalidExtensionData,
+    `ExtensionData(${JSON.stringify(id) ?? String(id)}) on ${placeOf(target, method)}: ${problem}.`,
+  );
+}
+
+export function extensionNotInstalled(target: ClassType, method: string | undefined, id: string): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.ExtensionNotInstalled,
+    `${placeOf(target, method)} carries data for the extension "${id}", which this server does not install; add it to createServer({ extensions: [...] }) (extensions are opt-in), or serve the class from a server that has it.`,
+  );
+}
+
 export function missingDescription(kind: 'Tool' | 'Prompt', target: ClassType, method: string): DefinitionError {
   return new DefinitionError(
     CoreErrorCode.MissingDescription,

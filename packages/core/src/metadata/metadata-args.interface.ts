@@ -135,6 +135,17 @@ export interface InterceptorsMetadataArgs {
   interceptors: readonly unknown[];
 }
 
+/** `ExtensionData(id, data)` on a class (no `method`) or a method: data for an installed extension. */
+export interface ExtensionDataMetadataArgs {
+  target: ClassType;
+  method?: string;
+  /** `design:paramtypes` of the method (empty for a class). */
+  paramTypes: unknown[];
+  /** The extension's identifier. */
+  id: string;
+  data: object;
+}
+
 /** `@Description` on a DTO property. */
 export interface DescriptionMetadataArgs {
   target: ClassType;

@@ -8,6 +8,7 @@ import type {
   CompleteMetadataArgs,
   DescriptionMetadataArgs,
   EnvMetadataArgs,
+  ExtensionDataMetadataArgs,
   InterceptorsMetadataArgs,
   PromptMetadataArgs,
   ReadinessCheckMetadataArgs,
@@ -28,6 +29,8 @@ export class MetadataStorage {
   readonly interceptors: InterceptorsMetadataArgs[] = [];
   readonly readinessChecks: ReadinessCheckMetadataArgs[] = [];
   readonly envVariables: EnvMetadataArgs[] = [];
+  /** `ExtensionData` records, for the extensions an application installs. */
+  readonly extensionData: ExtensionDataMetadataArgs[] = [];
   private readonly indexes = new WeakMap<object, unknown>();
 
   /** The class record of `target`, if decorated. */
@@ -74,6 +77,28 @@ export class MetadataStorage {
     return records.reverse().flatMap((r) => r.interceptors);
   }
 
+  /**
+   * The `ExtensionData` records of `target` (and its base classes) for the class (no `method`) or
+   * one method, by extension identifier: several records of one extension merged, base classes
+   * first, then in the order the decorators are written (the lowest wins a key). Undefined when
+   * there is none.
+   */
+  extensionDataOf(target: ClassType, method?: string): Record<string, object> | undefined {
+    // Nearest class first and decorators applied bottom-up: reversed, base classes and topmost come first.
+    const records = this.membersOf(this.extensionData, target).filter((r) => r.method === method);
+    if (records.length === 0) return undefined;
+    const out: Record<string, object> = {};
+    for (const r of records.reverse()) out[r.id] = { ...out[r.id], ...r.data };
+    return out;
+  }
+
+  /** The methods of `target` (and its base classes) that carry `ExtensionData`, with their `design:paramtypes`. */
+  extensionMethodsOf(target: ClassType): Map<string, unknown[]> {
+    const methods = new Map<string, unknown[]>();
+    for (const r of this.membersOf(this.extensionData, target)) if (r.method !== undefined && !methods.has(r.method)) methods.set(r.method, r.paramTypes);
+    return methods;
+  }
+
   /** The `@Description` record of a DTO property, looking through base classes. */
   describedAs(target: ClassType, property: string): DescriptionMetadataArgs | undefined {
     return this.membersOf(this.descriptions, target).find((d) => d.property === property);
@@ -94,6 +119,7 @@ export class MetadataStorage {
       this.completes,
       this.descriptions,
       this.interceptors,
+      this.extensionData,
       this.readinessChecks,
       this.envVariables,
     ]) {

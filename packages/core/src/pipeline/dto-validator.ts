@@ -12,12 +12,14 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { ValidationError } from 'class-validator';
 import { type JsonObject } from '@typemcp/protocol';
 import { isThenable } from '@typemcp/protocol/internal';
+import { serialiseOutput } from '../content/output-serialiser.js';
 import { isNullableCondition } from '../decorators/nullable.decorator.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { classTransformerStorage } from '../schema/class-transformer-storage.js';
 import { validationMetadataOf, type ValidationMeta } from '../schema/dto-properties.reader.js';
 import type { DtoSchemaFactory } from '../schema/index.js';
 import { asyncConstraintsRegistered, convertStrings } from './argument-pipeline.js';
+import { nonFiniteProblems, openToNonFinite } from './finite-numbers.js';
 import { schemaProblems } from './problems.js';
 import { classTransformer, classValidator } from './validation-libraries.js';
 import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
@@ -47,6 +49,8 @@ interface Plan {
   check: ValidateFunction;
   /** The schema states every constraint: class-validator would add nothing. */
   exact: boolean;
+  /** Inputs only: the schema leaves a position open to any value, where Ajv cannot refuse Infinity (see finite-numbers.ts). */
+  open?: boolean;
   /**
    * Inputs only: the declared properties plainToInstance copies as they are when their value is a
    * JSON scalar (no `@Type`, `@Transform`, `@Expose` or `@Exclude`, not a method or getter);
@@ -88,7 +92,14 @@ export class DtoValidator {
   input<T>(dto: ClassType<T>, plain: unknown, convert = false): DtoResult<T> | Promise<DtoResult<T>> {
     const data = (convert ? convertStrings(dto, plain) : plain) ?? {};
     const plan = this.plan(dto, 'input');
-    if (!plan.check(data)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
+    if (!plan.check(data)) {
+      const problems = schemaProblems(plan.check.errors as ErrorObject[]);
+      return { ok: false, problems: plan.open ? [...new Set([...problems, ...nonFiniteProblems(data)])] : problems };
+    }
+    if (plan.open) {
+      const problems = nonFiniteProblems(data);
+      if (problems.length > 0) return { ok: false, problems };
+    }
     const value =
       (plan.scalars && scalarInstance(dto, data as object, plan.scalars)) ?? (classTransformer().plainToInstance(dto, data, TRANSFORM_OPTIONS) as T);
     if (plan.exact) return { ok: true, value };
@@ -96,14 +107,16 @@ export class DtoValidator {
   }
 
   /**
-   * A handler's return value as the plain JSON sent as `structuredContent`: checked against the
-   * published output schema, with fields the DTO does not declare removed when that schema is
-   * closed (`unknownFields: 'reject'`).
+   * A handler's return value as the plain JSON sent as `structuredContent`: serialised as the
+   * client will receive it (`serialiseOutput`: a Date as its ISO string, `toJSON()`, the DTO's
+   * class-transformer decorators), then checked against the published output schema, with fields
+   * the DTO does not declare removed when that schema is closed (`unknownFields: 'reject'`).
+   * @throws UnrepresentableResultError for what JSON cannot carry.
    */
   output(dto: ClassType, value: unknown): DtoResult<JsonObject> | Promise<DtoResult<JsonObject>> {
-    const plain = classTransformer().instanceToPlain(value) as JsonObject;
+    const plain = serialiseOutput(dto, value);
     const plan = this.plan(dto, 'output');
-    if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[]) };
+    if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[], 'the result') };
     if (plan.exact) return { ok: true, value: plain };
     const checked = this.refine(classTransformer().plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
     const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);
@@ -128,7 +141,10 @@ export class DtoValidator {
       const check = ajv.compile(schema);
       // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
       plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
-      if (direction === 'input') plan.scalars = copiedScalars(dto, Object.keys((schema.properties ?? {}) as object));
+      if (direction === 'input') {
+        plan.scalars = copiedScalars(dto, Object.keys((schema.properties ?? {}) as object));
+        plan.open = openToNonFinite(schema);
+      }
       plans.set(dto, plan);
     }
     return plan;
@@ -223,7 +239,8 @@ function scalarInstance<T>(dto: ClassType<T>, data: object, scalars: ReadonlySet
 /**
  * Ajv as the schemas need it: 2020-12, every fault reported (one message each), the offending
  * value kept for the message, regexes read as the DTO's own JavaScript regexes (no `u` flag),
- * and the standard formats. The output instance also removes what a closed schema does not name.
+ * only finite numbers, and the standard formats. The output instance also removes what a closed
+ * schema does not name.
  */
 function newAjv(removeAdditional: boolean): Ajv2020 {
   // Loaded on the first check, not at start-up: Ajv and its formats take about 50 ms to load, and
@@ -232,7 +249,8 @@ function newAjv(removeAdditional: boolean): Ajv2020 {
   const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
   const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, unicodeRegExp: false, removeAdditional });
+  // `strictNumbers`: a declared number is refused when it is not finite (JSON.parse reads `1e400` as Infinity).
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, strictNumbers: true, unicodeRegExp: false, removeAdditional });
   addFormats(ajv);
   return ajv;
 }

@@ -8,23 +8,28 @@ import type { ErrorObject } from 'ajv';
 
 type Params = Record<string, unknown>;
 
-/** `/a/0/b` -> `a[0].b`; the root is "the input". */
-function fieldOf(instancePath: string, child?: string): string {
+/** `/a/0/b` -> `a[0].b`; the root is `root`. */
+export function fieldOf(instancePath: string, child?: string, root = 'the input'): string {
   const parts = instancePath
     .split('/')
     .slice(1)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
-  if (parts.length === 0) return 'the input';
+  if (parts.length === 0) return root;
   const path = parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
   return `\`${path}\``;
 }
 
+/** "`a` must be a finite number (got Infinity)", for a field already formatted. */
+export const nonFiniteMessage = (field: string, value: number) => `${field} must be a finite number (got ${String(value)})`;
+
 const count = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
 
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+/** "a string", "an integer", "an Item". */
+export const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
-function describe(value: unknown): string {
+/** The offending value as a message shows it: `string "3"`, `number 5`, `an object`, `null`. */
+export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
@@ -70,15 +75,18 @@ function unknownField(error: ErrorObject): string {
     : `unknown field \`${name}\`${where}`;
 }
 
-function messageOf(error: ErrorObject): string {
+function messageOf(error: ErrorObject, root: string): string {
   const params = error.params as Params;
-  const field = fieldOf(error.instancePath);
+  const field = fieldOf(error.instancePath, undefined, root);
   switch (error.keyword) {
     case 'required':
       return `${fieldOf(error.instancePath, String(params.missingProperty))} is required`;
     case 'additionalProperties':
       return unknownField(error);
     case 'type':
+      // Ajv's `strictNumbers`: `1e400` parses to Infinity, a number only in name.
+      if (typeof error.data === 'number' && !Number.isFinite(error.data) && /number|integer/.test(String(params.type)))
+        return nonFiniteMessage(field, error.data);
       return `${field} must be ${String(params.type).split(',').map(article).join(' or ')} (got ${describe(error.data)})`;
     case 'enum':
       return `${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${describe(error.data)})`;
@@ -124,18 +132,41 @@ function notMessage(field: string, schema: unknown): string {
 /** Errors under a `{type: 'null'}` branch only say "it is not null": noise next to the real fault. */
 const nullBranch = (e: ErrorObject) => e.keyword === 'type' && (e.params as Params).type === 'null';
 
+const isUnion = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+
+/**
+ * A nullable field's `anyOf: [T, { type: 'null' }]` failed by a value that is not null: T's own
+ * errors say why, and they may sit under a `$ref` (a nested DTO), outside the anyOf's schema path.
+ */
+const nullableUnion = (e: ErrorObject) =>
+  isUnion(e) &&
+  e.data !== null &&
+  Array.isArray(e.schema) &&
+  (e.schema as Params[]).some((branch) => branch?.type === 'null' && Object.keys(branch).length === 1);
+
+const under = (e: ErrorObject, union: ErrorObject) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`);
+
 /**
  * One message per fault. Ajv must have run with `allErrors` and `verbose` (for the offending
- * value and the parent schema's property names).
+ * value and the parent schema's property names). `root` names the checked value itself.
  */
-export function schemaProblems(errors: readonly ErrorObject[]): string[] {
-  let list = errors.filter((e) => !nullBranch(e));
+export function schemaProblems(errors: readonly ErrorObject[], root = 'the input'): string[] {
+  let list = errors.filter((e) => !nullBranch(e) && !nullableUnion(e));
+  // Alternatives that differ only in format (`@IsIP()`: ipv4 or ipv6) are one fault: one message naming them all.
+  const merged = new Map<ErrorObject, string>();
+  for (const union of list.filter(isUnion)) {
+    const branches = list.filter((e) => under(e, union));
+    if (branches.length < 2 || !branches.every((e) => e.keyword === 'format' && e.instancePath === union.instancePath)) continue;
+    const formats = branches.map((e) => String((e.params as Params).format));
+    merged.set(union, `${fieldOf(union.instancePath, undefined, root)} must be a valid ${formats.join(' or ')} (got ${describe(union.data)})`);
+    list = list.filter((e) => !branches.includes(e));
+  }
   // An anyOf/oneOf whose branches already explained the fault adds nothing.
-  list = list.filter((e) => !((e.keyword === 'anyOf' || e.keyword === 'oneOf') && list.some((o) => o !== e && o.schemaPath.startsWith(`${e.schemaPath}/`))));
+  list = list.filter((e) => !(isUnion(e) && !merged.has(e) && list.some((o) => under(o, e))));
   // A value of the wrong type: report the type only, not the rules of the type it is not.
   const wrongType = new Set(list.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   list = list.filter((e) => e.keyword === 'type' || e.keyword === 'required' || e.keyword === 'additionalProperties' || !wrongType.has(e.instancePath));
   const seenTypeAt = new Set<string>();
   list = list.filter((e) => e.keyword !== 'type' || (!seenTypeAt.has(e.instancePath) && seenTypeAt.add(e.instancePath)));
-  return [...new Set(list.map(messageOf))];
+  return [...new Set(list.map((e) => merged.get(e) ?? messageOf(e, root)))];
 }

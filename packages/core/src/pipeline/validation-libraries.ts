@@ -26,6 +26,7 @@ export function classTransformer(): typeof ClassTransformerModule {
 /** What the schema code reads of class-validator for every DTO, read once: its exports are getters. */
 export interface ValidatorNames {
   getMetadataStorage: typeof ClassValidatorModule.getMetadataStorage;
+  IS_DATE: string;
   IS_EMPTY: string;
   IS_OPTIONAL: string;
   ValidationTypes: typeof ClassValidatorModule.ValidationTypes;
@@ -36,6 +37,6 @@ let names: ValidatorNames | undefined;
 /** class-validator's storage accessor and the validation type names, read once from its exports. */
 export function validatorNames(): ValidatorNames {
   if (names) return names;
-  const { getMetadataStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
-  return (names = { getMetadataStorage, IS_EMPTY, IS_OPTIONAL, ValidationTypes });
+  const { getMetadataStorage, IS_DATE, IS_EMPTY, IS_OPTIONAL, ValidationTypes } = classValidator();
+  return (names = { getMetadataStorage, IS_DATE, IS_EMPTY, IS_OPTIONAL, ValidationTypes });
 }

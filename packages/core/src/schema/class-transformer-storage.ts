@@ -10,6 +10,15 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 /** The `@Type(() => X)` record class-transformer keeps for a property. */
 export interface TypeMetadataRecord {
   typeFunction: (options?: unknown) => unknown;
+  /** The property's `design:type` (Map for a Map-typed property). */
+  reflectedType?: unknown;
+  options?: { discriminator?: unknown };
+}
+
+/** A `@Transform(fn, options)` record, called as class-transformer calls it. */
+export interface TransformMetadataRecord {
+  transformFn: (params: { value: unknown; key: string; obj: unknown; type: number; options: object }) => unknown;
+  options?: { groups?: string[] };
 }
 
 /** The slice of class-transformer's `MetadataStorage` this package relies on. */
@@ -20,13 +29,13 @@ export interface ClassTransformerStorage {
   getExcludedMetadatas(target: ClassType): { propertyName?: string }[];
   /** A class-level `@Expose()` or `@Exclude()`: `'exposeAll'`, `'excludeAll'`, or `'none'`. */
   getStrategy(target: ClassType): 'none' | 'exposeAll' | 'excludeAll';
-  /** `transformationType` 0 is PLAIN_TO_CLASS. */
-  findTransformMetadatas(target: ClassType, propertyName: string, transformationType: number): unknown[];
+  /** `transformationType` 0 is PLAIN_TO_CLASS, 1 CLASS_TO_PLAIN. */
+  findTransformMetadatas(target: ClassType, propertyName: string, transformationType: number): TransformMetadataRecord[];
 }
 
 // Same module instance as `class-transformer`'s main entry (cjs/index.js requires ./storage).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const storageModule = require('class-transformer/cjs/storage') as { defaultMetadataStorage: ClassTransformerStorage };
 
-/** class-transformer's process-wide metadata storage (`@Type`, `@Exclude`, `@Expose`). */
+/** class-transformer's process-wide metadata storage (`@Type`, `@Transform`, `@Exclude`, `@Expose`). */
 export const classTransformerStorage: ClassTransformerStorage = storageModule.defaultMetadataStorage;

@@ -6,12 +6,14 @@
 import 'reflect-metadata';
 import type { JsonObject } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { validatorNames } from '../pipeline/validation-libraries.js';
 import { TRANSFORM_OPTIONS } from '../pipeline/validation-options.js';
-import { readDtoProperties, validationMetadataOf } from './dto-properties.reader.js';
+import { classTransformerStorage } from './class-transformer-storage.js';
+import { readDtoProperties, validationMetadataOf, type ValidationMeta } from './dto-properties.reader.js';
 import { acceptNull, settleTypes } from './schema-normaliser.js';
 import { DtoRefs, inlineRefs, reachableDefs, recursiveDefs, renameRefs } from './schema-refs.js';
 import { deepFreeze, defineKey, type Schema } from './schema-walk.js';
-import { conflictingTypes, untypedNested } from './schema.errors.js';
+import { conflictingTypes, untypedDate, untypedNested } from './schema.errors.js';
 import { StockSchemas } from './stock-schemas.js';
 
 /**
@@ -33,6 +35,23 @@ export interface DtoSchemaOptions {
 
 /** A JSON Schema for a DTO: always an object schema. @publicApi */
 export type DtoSchema = JsonObject & { type: 'object' };
+
+/** A property with `@IsDate()` and no `@Type(() => Date)` to turn the JSON string into a Date. */
+function untypedDateOf(dto: ClassType, records: readonly ValidationMeta[]): string | undefined {
+  const { IS_DATE } = validatorNames();
+  for (let i = 0; i < records.length; i++) {
+    if (records[i].name !== IS_DATE) continue;
+    const { propertyName } = records[i];
+    let type: unknown;
+    try {
+      type = classTransformerStorage.findTypeMetadata(dto, propertyName)?.typeFunction();
+    } catch {
+      type = undefined; // a discriminating @Type that needs the value: not a Date
+    }
+    if (type !== Date) return propertyName;
+  }
+  return undefined;
+}
 
 /** The definitions of a schema without `$ref`s (never changed). */
 const NO_DEFS = new Map<string, Schema>();
@@ -93,6 +112,8 @@ export class DtoSchemaFactory {
     const restKeys = Object.keys(stockSchema).filter((key) => key !== 'properties' && key !== 'required' && key !== '$schema' && key !== 'type');
     const untyped = this.stock.untypedPropertyOf(dto);
     if (untyped !== undefined && !TRANSFORM_OPTIONS.enableImplicitConversion) throw untypedNested(dto, untyped);
+    const untypedDateProperty = TRANSFORM_OPTIONS.enableImplicitConversion ? undefined : untypedDateOf(dto, records);
+    if (untypedDateProperty !== undefined) throw untypedDate(dto, untypedDateProperty);
     const facts = readDtoProperties(dto, records);
     const properties: Schema = {};
     const required: string[] = [];

@@ -41,7 +41,7 @@ function primitiveOf(type: unknown): Schema {
 }
 
 function overrides(recorder: ConversionRecorder, refPrefix: string): Record<string, Converter> {
-  const { IS_DATE_STRING, IS_EMPTY, IS_ENUM, IS_IN, IS_IP, IS_ISO8601, IS_NOT_EMPTY, IS_URL, MATCHES, ValidationTypes } = classValidator();
+  const { IS_DATE, IS_DATE_STRING, IS_EMPTY, IS_ENUM, IS_IN, IS_IP, IS_ISO8601, IS_NOT_EMPTY, IS_URL, MATCHES, ValidationTypes } = classValidator();
   return {
     // Stock: `enum: Object.values(E), type: 'string'`, i.e. reverse-mapping names in, numbers out.
     [IS_ENUM]: (meta) => enumSchema(enumValues(meta.constraints[0] as Record<string, unknown>)),
@@ -51,6 +51,9 @@ function overrides(recorder: ConversionRecorder, refPrefix: string): Record<stri
     [IS_URL]: { type: 'string', format: 'uri' },
     [IS_ISO8601]: { type: 'string', format: 'date-time' },
     [IS_DATE_STRING]: { type: 'string', format: 'date-time' },
+    // Stock: `oneOf` a date or a date-time. A Date travels as its ISO string (a date-time, which
+    // is what an output sends); a date alone would become UTC midnight, a day off west of UTC.
+    [IS_DATE]: { type: 'string', format: 'date-time' },
     // Stock: an OpenAPI `nullable` (unknown to JSON Schema) and `type: 'string'` for a check
     // that accepts any non-empty value.
     [IS_EMPTY]: { enum: ['', null] },

@@ -29,7 +29,6 @@ const STANDARD_FORMATS = new Set([
   'relative-json-pointer',
   'regex',
 ]);
-const COMBINERS = ['$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', 'if'];
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
 
 /**
@@ -75,13 +74,18 @@ export function settleTypes(schema: Schema, conflict: (types: string[]) => never
 }
 
 /**
- * `schema` or `null`: a union type when the schema is one plain type, else `anyOf`, since `null`
- * would fail a `$ref`, an `enum` or a `not` next to a widened `type`.
+ * `schema` or `null`, in the one form strict clients take for scalars and DTOs alike:
+ * `anyOf: [schema, { type: 'null' }]`, with the annotations (description, default...) on the
+ * wrapper and every constraint in the first branch. A `type` array (`["string", "null"]`) is
+ * flagged by the Inspector's `--strict` and refused by single-type dialects (Gemini's function
+ * declarations); a `null` next to a `$ref`, an `enum` or a `not` would not pass them anyway.
  */
 export function acceptNull(schema: Schema): Schema {
-  if (Object.keys(schema).every((k) => ANNOTATIONS.has(k))) return schema;
-  const combined = COMBINERS.some((k) => k in schema);
-  if (!combined && typeof schema.type === 'string') return { ...schema, type: schema.type === 'null' ? 'null' : [schema.type, 'null'] };
-  if (!combined && Array.isArray(schema.type)) return { ...schema, type: [...new Set([...(schema.type as unknown[]), 'null'])] };
-  return { anyOf: [schema, { type: 'null' }] };
+  const keys = Object.keys(schema);
+  // A schema of annotations only admits null already; so does one that is null.
+  if (schema.type === 'null' || keys.every((k) => ANNOTATIONS.has(k))) return schema;
+  const branch: Schema = {};
+  const wrapper: Schema = { anyOf: [branch, { type: 'null' }] };
+  for (const key of keys) defineKey(ANNOTATIONS.has(key) ? wrapper : branch, key, schema[key]);
+  return wrapper;
 }

@@ -33,3 +33,13 @@ export function untypedNested(dto: ClassType, property: string): DefinitionError
       'turned into a DTO instance and always fails validation. Add @Type(() => TheNestedClass).',
   );
 }
+
+/** `@IsDate()` without `@Type(() => Date)`: JSON has no dates, so the string never becomes one and always fails. */
+export function untypedDate(dto: ClassType, property: string): DefinitionError {
+  return new DefinitionError(
+    CoreErrorCode.UntypedDate,
+    `${dto.name}.${property} has @IsDate() but no @Type(() => Date) from class-transformer: JSON carries a date as a string, ` +
+      'which @IsDate() always refuses. Add @Type(() => Date) (the field then takes an ISO 8601 date-time such as ' +
+      '2024-05-01T10:20:30Z and holds a Date), or declare a string field with @IsISO8601().',
+  );
+}

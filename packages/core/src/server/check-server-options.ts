@@ -29,6 +29,10 @@ export function checkServerOptions(options: ServerOptions): void {
   });
   check.array('providers', options.providers);
   check.array('interceptors', options.interceptors);
+  options.extensions?.forEach((extension, i) => {
+    const bind = (extension as { bindService?: unknown } | null)?.bindService;
+    if (bind !== undefined && typeof bind !== 'function') throw invalid(`extensions[${i}].bindService`, 'it must be a function of the served class');
+  });
   options.providers?.forEach((provider, i) => {
     const p = provider as { provide?: unknown; useValue?: unknown; useClass?: unknown } | null;
     const usable = p !== null && typeof p === 'object' && 'provide' in p && ('useValue' in p || typeof p.useClass === 'function');

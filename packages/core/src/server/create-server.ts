@@ -23,6 +23,8 @@ import type { HealthCheck } from '../lifecycle/lifecycle.interfaces.js';
 import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
+import { bindExtensions, checkInstalled } from '../extensions/bind-extensions.js';
+import type { ServerExtension } from '../extensions/server-extension.interface.js';
 
 /** Serve over stdio. */
 export type StdioListenOptions = { transport: 'stdio' } & StdioOptions;
@@ -165,6 +167,7 @@ export class TypeMcpServer {
     const def = buildServiceDefinition(target, getMetadataStorage(), this.schemas);
     this.checkDuplicates(def);
     if (checkCompletions) this.checkCompletions([def], def);
+    checkInstalled(def, (id) => this.engine.extension(id));
     this.container.register(target);
     const instance = this.build(target);
     const storage = getMetadataStorage();
@@ -174,9 +177,21 @@ export class TypeMcpServer {
       ...storage.interceptorsOf(target, method).map((ref) => this.interceptor(ref, `${target.name}.${method}`)),
     ];
     const report = (error: Error, where: string) => this.engine.reportError(error, where);
+    const unbindFeatures = bindService(def, instance, this.engine.registry, this.completions, this.validator, report, interceptorsOf);
+    let unbindExtensions: () => void;
+    try {
+      const scopes = storage.classOf(target)?.scopes;
+      unbindExtensions = bindExtensions(def, instance, this.engine.extensions as readonly ServerExtension[], this.validator, scopes);
+    } catch (error) {
+      unbindFeatures();
+      throw error;
+    }
     this.bound.set(target, {
       def,
-      unbind: bindService(def, instance, this.engine.registry, this.completions, this.validator, report, interceptorsOf),
+      unbind: () => {
+        unbindExtensions();
+        unbindFeatures();
+      },
     });
     markServed(target);
     if (def.completions.length) this.engine.registry.completersChanged();

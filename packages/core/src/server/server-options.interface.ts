@@ -3,6 +3,7 @@ import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import type { InterceptorRef } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoSchemaOptions } from '../schema/index.js';
+import type { ServerExtension } from '../extensions/server-extension.interface.js';
 
 /** Replaces what the container would build for `provide`: a ready value or another class. */
 export type Provider = { provide: unknown; useValue: unknown } | { provide: ClassType; useClass: ClassType };
@@ -74,6 +75,12 @@ export interface ServerOptions
    * (`@UseInterceptors()`), first listed outermost: classes (built by the container) or instances.
    */
   interceptors?: InterceptorRef[];
+  /**
+   * MCP extensions (SEP-2133) to serve, in order: `@typemcp/*` extension packages, or your own
+   * {@link ServerExtension}. None by default (every extension is opt-in); a class carrying
+   * `ExtensionData` for one that is not installed is refused.
+   */
+  extensions?: readonly ServerExtension[];
   /**
    * OpenTelemetry after the MCP semantic conventions (spans, metrics, trace context through
    * `_meta`), with the optional package @typemcp/otel: `true` for the global providers, or the

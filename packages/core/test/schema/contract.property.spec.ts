@@ -5,6 +5,8 @@
  * validates against the published output schema. Inputs mix arbitrary JSON with the edge values
  * each rule is known to be touchy about (dates without a time, hosts without a scheme, numeric
  * enum names, null on optional fields, astral characters against lengths, misspelt fields...).
+ * Outputs also hold what handlers really return: Date objects (a pg row's timestamps), invalid
+ * Dates, and nullable fields in their published form (`anyOf` the field's schema and null).
  */
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
@@ -16,6 +18,7 @@ import {
   IsArray,
   IsBase64,
   IsBoolean,
+  IsDate,
   IsDateString,
   IsDefined,
   IsEmail,
@@ -99,6 +102,27 @@ class Choices {
   @IsEmpty() @IsOptional() empty?: unknown;
   @IsDefined() defined!: unknown;
   @Allow() anything?: unknown;
+}
+
+class Nullables {
+  @Nullable() @IsString() @MinLength(2) name!: string | null;
+  @IsOptional() @Nullable() @IsInt() @Min(0) age?: number | null;
+  @IsOptional() @Nullable() @IsEnum(Colour) colour?: Colour | null;
+  @IsOptional() @Nullable() @ValidateNested() @Type(() => Point) at?: Point | null;
+  @IsOptional() @Nullable() @IsIP() ip?: string | null;
+}
+
+class Stamped {
+  @IsDate() @Type(() => Date) when!: Date;
+  @IsString() what!: string;
+}
+
+/** Timestamps as an output DTO declares them; at run time each holds a Date, as pg returns it. */
+class Dated {
+  @IsDate() @Type(() => Date) at!: Date;
+  @IsISO8601() stamp!: string;
+  @IsOptional() @Nullable() @IsISO8601() doneAt?: string | null;
+  @IsOptional() @ValidateNested({ each: true }) @Type(() => Stamped) history?: Stamped[];
 }
 
 class Shapes {
@@ -202,10 +226,12 @@ const SEEDS: Record<string, Record<string, unknown>> = {
   Scalars: { name: 'abc', count: 3, ratio: 0.5, positive: 2, flag: true, short: 'ab', abc: 'ab' },
   Formats: { email: 'ada@example.org', url: 'https://example.org', id: '3b241101-e2bb-4255-8caf-4136c566a962', at: '2024-05-01T10:20:30Z', ip: '::1' },
   Choices: { level: 1, colour: 'red', mixed: true, nullable: null, notEmpty: 'x', defined: 0 },
+  Nullables: { name: null, age: null, colour: null, at: null, ip: null },
+  Dated: { at: '2024-05-01T10:20:30Z', stamp: '2024-05-01T10:20:30+02:00', doneAt: null, history: [{ when: '2024-05-01T10:20:30Z', what: 'made' }] },
   Shapes: { at: { x: 1 }, path: [{ x: 1 }], tags: ['a'], list: [1], method: 'pickup' },
 };
 
-const DTOS: ClassType[] = [Scalars, Formats, Choices, Shapes];
+const DTOS: ClassType[] = [Scalars, Formats, Choices, Nullables, Dated, Shapes];
 const RUNS = 400;
 
 describe('the server never accepts what its published schema refuses', () => {
@@ -254,6 +280,79 @@ describe('the server never returns what its published output schema refuses', ()
       expect(returned).toBeGreaterThanOrEqual(RUNS / 50);
     });
   }
+});
+
+/** A Date a row could hold, in years 1 to 9999 (what RFC 3339 can write). */
+const validDate = fc.date({ min: new Date('0001-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+/** Any Date at all: invalid ones (their JSON is null) and years RFC 3339 cannot write (`+275760-...`) too. */
+const anyDate = fc.oneof(validDate, fc.constant(new Date(Number.NaN)), fc.date());
+const dateOrEdge = fc.oneof({ weight: 4, arbitrary: anyDate }, { weight: 1, arbitrary: value });
+/** What a handler returns for `Dated`: Dates where a row has them, now and then another value. */
+const datedOutput = fc.record(
+  {
+    at: dateOrEdge,
+    stamp: dateOrEdge,
+    doneAt: fc.option(dateOrEdge, { nil: null }),
+    history: fc.array(fc.record({ when: dateOrEdge, what: fc.oneof(fc.string(), value) }), { maxLength: 3 }),
+    extra: value,
+  },
+  { requiredKeys: ['at', 'stamp'] },
+);
+/** A handler returns a plain object (a row) or an instance of the output DTO. */
+const returned = (plain: Record<string, unknown>, asInstance: boolean) => (asInstance ? Object.assign(new Dated(), plain) : plain);
+
+describe('outputs holding Dates, as a pg row does', () => {
+  const client = compileStrict(new DtoSchemaFactory().forClass(Dated));
+
+  it('every output the check lets through is plain JSON and validates against the output schema', async () => {
+    let passed = 0;
+    await fc.assert(
+      fc.asyncProperty(datedOutput, fc.boolean(), async (plain, asInstance) => {
+        const result = await serverCheck().output(Dated, returned(plain, asInstance));
+        if (!result.ok) return;
+        passed++;
+        expect(JSON.parse(JSON.stringify(result.value))).toEqual(result.value);
+        if (!client(structuredClone(result.value))) throw new Error(`returned what the output schema refuses: ${JSON.stringify(client.errors)}`);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(passed).toBeGreaterThanOrEqual(RUNS / 50);
+  });
+
+  it('every row of valid Dates is let through, each Date sent as its ISO string', async () => {
+    const row = fc.record({
+      at: validDate,
+      stamp: validDate,
+      doneAt: fc.option(validDate, { nil: null }),
+      history: fc.array(fc.record({ when: validDate, what: fc.string() }), { maxLength: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(row, fc.boolean(), async (plain, asInstance) => {
+        const result = await serverCheck().output(Dated, returned(plain, asInstance));
+        expect(result).toEqual({
+          ok: true,
+          value: {
+            at: plain.at.toISOString(),
+            stamp: plain.stamp.toISOString(),
+            doneAt: plain.doneAt?.toISOString() ?? null,
+            history: plain.history.map((h) => ({ when: h.when.toISOString(), what: h.what })),
+          },
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('nullable fields are published in the one portable form', () => {
+  it("anyOf the field's own schema and null, never a type array", () => {
+    const schema = new DtoSchemaFactory().forClass(Nullables);
+    for (const property of Object.values(schema.properties as Record<string, { anyOf?: unknown[] }>)) {
+      expect(property.anyOf).toHaveLength(2);
+      expect(property.anyOf![1]).toEqual({ type: 'null' });
+    }
+    expect(JSON.stringify([schema, new DtoSchemaFactory().forClass(Choices)])).not.toMatch(/"type":\[/);
+  });
 });
 
 describe('the property can fail', () => {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { Allow, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { Description } from '../../src/decorators/description.decorator.js';
 import { Nullable } from '../../src/decorators/nullable.decorator.js';
 import { DtoSchemaFactory } from '../../src/schema/index.js';
 import { compileStrict, expectAgreement, judge, REFINEMENTS, serverCheck } from './agreement.helper.js';
@@ -159,26 +160,33 @@ describe('@Nullable() is how a DTO admits null', () => {
     @IsOptional() @Nullable() @IsInt() @Min(0) age?: number | null;
     @IsOptional() @Nullable() @ValidateNested() @Type(() => Geo2) at?: Geo2 | null;
     @IsOptional() @IsString() nick?: string;
+    @IsOptional() @Nullable() @IsIn(['a', 'b']) @Description('A letter') letter?: string | null = 'a';
   }
   const schema = new DtoSchemaFactory().forClass(Patch);
 
-  it('publishes null next to the type, and keeps a nullable field without @IsOptional() required', () => {
+  it('publishes one form for scalars and DTOs: anyOf the constrained schema and null, annotations on the wrapper', () => {
     expect(schema.properties).toEqual({
-      name: { type: ['string', 'null'] },
-      age: { type: ['integer', 'null'], minimum: 0 },
+      name: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      age: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
       at: { anyOf: [{ $ref: '#/$defs/Geo2' }, { type: 'null' }] },
       nick: { type: 'string' },
+      letter: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }], description: 'A letter', default: 'a' },
     });
     expect(schema.required).toEqual(['name']);
   });
 
+  it('has no type array anywhere (the Inspector --strict flags them, single-type dialects refuse them)', () => {
+    expect(JSON.stringify(schema)).not.toMatch(/"type":\[/);
+  });
+
   it('agrees with the server', async () => {
     await expectAgreement(Patch, schema, [
-      ['null where nullable', { name: null, age: null, at: null }, true],
-      ['values', { name: 'a', age: 3, at: { lat: 1 } }, true],
+      ['null where nullable', { name: null, age: null, at: null, letter: null }, true],
+      ['values', { name: 'a', age: 3, at: { lat: 1 }, letter: 'b' }, true],
       ['nullable but required: absent', {}, false],
       ['nullable, still checked when not null', { name: 'a', age: -1 }, false],
       ['nullable nested still checked', { name: 'a', at: { lat: 'x' } }, false],
+      ['nullable enum still checked', { name: 'a', letter: 'c' }, false],
       ['null where only optional', { name: 'a', nick: null }, false],
     ]);
   });

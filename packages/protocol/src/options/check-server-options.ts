@@ -75,6 +75,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   checkCache(options.cache);
   check.object('hooks', options.hooks);
   checkTasks(options.tasks);
+  check.array('extensions', options.extensions);
   check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
 }
 

@@ -6,6 +6,7 @@ import type { RequestStateOptions } from '../server/request-state.js';
 import type { HooksOption } from '../server/hooks.js';
 import type { StructuredLogger } from '../logging/structured-logger.js';
 import type { TaskOptions } from '../server/tasks/task-engine.js';
+import type { McpExtension } from '../server/extensions/extension.types.js';
 
 /** @publicApi */
 export interface ProtocolServerOptions {
@@ -56,6 +57,11 @@ export interface ProtocolServerOptions {
   hooks?: HooksOption;
   /** Tasks (tools registered with task support): the store, default TTL and poll interval. See {@link TaskOptions}. */
   tasks?: TaskOptions;
+  /**
+   * MCP extensions (SEP-2133) to install, in order (as `server.useExtension()` does); none by
+   * default: every extension is opt-in.
+   */
+  extensions?: readonly McpExtension[];
 }
 
 /**
@@ -65,13 +71,13 @@ export interface ProtocolServerOptions {
  * Per-resource hints are set where the resource is registered.
  */
 export interface CacheOptions {
-  /** Every list and `server/discover`. */
+  /** Every list and `server/discover`, and the extension methods declared `cache: 'list'`. */
   lists?: Partial<CacheHint>;
   tools?: Partial<CacheHint>;
   prompts?: Partial<CacheHint>;
   resources?: Partial<CacheHint>;
   templates?: Partial<CacheHint>;
   discover?: Partial<CacheHint>;
-  /** `resources/read`, under any per-resource hint. */
+  /** `resources/read`, under any per-resource hint, and the extension methods declared `cache: 'read'`. */
   read?: Partial<CacheHint>;
 }

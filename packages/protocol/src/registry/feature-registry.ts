@@ -9,10 +9,13 @@ import { DefinitionError } from './definition.error.js';
 import type {
   Completers,
   PromptHandler,
+  PromptRegistration,
   RegisteredPrompt,
   RegisteredResource,
   RegisteredTemplate,
   RegisteredTool,
+  ResourceRegistration,
+  TemplateRegistration,
   ToolRegistration,
   ResourceReader,
   TemplateReader,
@@ -22,12 +25,16 @@ import type {
 import type { CacheHint } from '../server/request-context.js';
 import { UriTemplate, type UriVariables } from './uri-template.js';
 import { missingScopes } from './scopes.js';
+import { extensionData, promptRegistration, resourceRegistration, templateRegistration } from './registration.js';
 
 /** Scopes as stored: absent when none are declared, so an unscoped feature costs nothing. */
 const declared = (scopes?: readonly string[]): readonly string[] | undefined => (scopes && scopes.length ? Object.freeze([...new Set(scopes)]) : undefined);
 
 /** Which list changed. */
 export type FeatureKind = 'tools' | 'resources' | 'prompts';
+
+/** A list the server pages: a feature kind or resource templates. */
+export type ListKind = FeatureKind | 'templates';
 
 /** @publicApi */
 export class FeatureRegistry {
@@ -67,16 +74,19 @@ export class FeatureRegistry {
 
   /**
    * Registers a tool. Names are unique. `guard` hides the tool from principals it refuses;
-   * `scopes` are the OAuth scopes an authenticated caller's token needs; `task` its task support.
-   * A function as the third argument is the guard alone (the earlier signature).
+   * `scopes` are the OAuth scopes an authenticated caller's token needs; `task` its task support;
+   * `extensions` data for installed extensions. A function as the third argument is the guard
+   * alone (the earlier signature).
    */
   addTool(definition: ToolDefinition, handler: ToolHandler, registration: ToolRegistration | ToolGuard = {}): this {
-    const { guard, scopes, task } = typeof registration === 'function' ? { guard: registration } : (registration as ToolRegistration);
+    const { guard, scopes, task, extensions } = typeof registration === 'function' ? { guard: registration } : (registration as ToolRegistration);
     FeatureRegistry.unique(this.tools, definition.name, ProtocolErrorCode.DuplicateTool, 'Tool');
     const tool: { -readonly [K in keyof RegisteredTool]: RegisteredTool[K] } = { definition, handler };
     if (guard) tool.guard = guard;
     const needed = declared(scopes);
     if (needed) tool.scopes = needed;
+    const data = extensionData(extensions);
+    if (data) tool.extensions = data;
     if (task) {
       tool.task = task;
       tool.definition = { ...definition, execution: { ...definition.execution, taskSupport: task.support } };
@@ -86,37 +96,73 @@ export class FeatureRegistry {
     return this;
   }
 
-  /** Registers a static resource. URIs are unique. `cache`: hints for its reads (2026-07-28). */
-  addResource(definition: ResourceDefinition, read: ResourceReader, cache?: Partial<CacheHint>, scopes?: readonly string[]): this {
+  /**
+   * Registers a static resource. URIs are unique. The registration: `cache` (hints for its reads,
+   * 2026-07-28), `scopes`, `extensions` data, `listed: false` to keep it out of `resources/list`.
+   * The earlier signature `(definition, read, cache?, scopes?)` still works.
+   */
+  addResource(
+    definition: ResourceDefinition,
+    read: ResourceReader,
+    registration?: ResourceRegistration | Partial<CacheHint>,
+    scopes?: readonly string[],
+  ): this {
+    const { cache, scopes: own, extensions, listed } = resourceRegistration(registration, scopes);
     FeatureRegistry.unique(this.resources, definition.uri, ProtocolErrorCode.DuplicateResource, 'Resource');
     const resource: { -readonly [K in keyof RegisteredResource]: RegisteredResource[K] } = { definition, read };
     if (cache) resource.cache = cache;
-    const needed = declared(scopes);
+    const needed = declared(own);
     if (needed) resource.scopes = needed;
+    const data = extensionData(extensions);
+    if (data) resource.extensions = data;
+    if (listed === false) resource.listed = false;
     this.resources.set(definition.uri, resource);
     this.changed('resources');
     return this;
   }
 
-  /** Registers a resource template (RFC 6570). Templates are unique. */
+  /**
+   * Registers a resource template (RFC 6570). Templates are unique. The registration: `complete`
+   * (completion handlers by variable), `cache`, `scopes`, `extensions`, `listed: false`. The
+   * earlier signature `(definition, read, complete?, cache?, scopes?)` still works.
+   */
   addResourceTemplate(
     definition: ResourceTemplateDefinition,
     read: TemplateReader,
-    complete?: Completers,
+    registration?: TemplateRegistration | Completers,
     cache?: Partial<CacheHint>,
     scopes?: readonly string[],
   ): this {
+    const r = templateRegistration(registration, cache, scopes);
     FeatureRegistry.unique(this.templates, definition.uriTemplate, ProtocolErrorCode.DuplicateResource, 'Resource template');
     const template = new UriTemplate(definition.uriTemplate);
-    this.templates.set(definition.uriTemplate, { definition, template, read, complete, cache, scopes: declared(scopes) });
+    const entry: { -readonly [K in keyof RegisteredTemplate]: RegisteredTemplate[K] } = {
+      definition,
+      template,
+      read,
+      complete: r.complete,
+      cache: r.cache,
+      scopes: declared(r.scopes),
+    };
+    const data = extensionData(r.extensions);
+    if (data) entry.extensions = data;
+    if (r.listed === false) entry.listed = false;
+    this.templates.set(definition.uriTemplate, entry);
     this.changed('resources');
     return this;
   }
 
-  /** Registers a prompt. Names are unique. */
-  addPrompt(definition: PromptDefinition, get: PromptHandler, complete?: Completers, scopes?: readonly string[]): this {
+  /**
+   * Registers a prompt. Names are unique. The registration: `complete` (completion handlers by
+   * argument), `scopes`, `extensions`. The earlier signature `(definition, get, complete?, scopes?)` still works.
+   */
+  addPrompt(definition: PromptDefinition, get: PromptHandler, registration?: PromptRegistration | Completers, scopes?: readonly string[]): this {
+    const r = promptRegistration(registration, scopes);
     FeatureRegistry.unique(this.prompts, definition.name, ProtocolErrorCode.DuplicatePrompt, 'Prompt');
-    this.prompts.set(definition.name, { definition, get, complete, scopes: declared(scopes) });
+    const entry: { -readonly [K in keyof RegisteredPrompt]: RegisteredPrompt[K] } = { definition, get, complete: r.complete, scopes: declared(r.scopes) };
+    const data = extensionData(r.extensions);
+    if (data) entry.extensions = data;
+    this.prompts.set(definition.name, entry);
     this.changed('prompts');
     return this;
   }
@@ -166,7 +212,6 @@ export class FeatureRegistry {
     return undefined;
   }
 
-  /** True when any tool has a guard (lists must then be filtered per principal). */
   /** True when some tool can run as a task (the `tasks` capability and extension are declared). */
   hasTaskTools(): boolean {
     if (this.taskToolsAt?.version !== this.version) {
@@ -175,6 +220,7 @@ export class FeatureRegistry {
     return this.taskToolsAt.value;
   }
 
+  /** True when any tool has a guard (lists must then be filtered per principal). */
   hasGuardedTools(): boolean {
     if (this.guardedAt?.version !== this.version) {
       this.guardedAt = { version: this.version, value: [...this.tools.values()].some((t) => t.guard) };
@@ -234,14 +280,36 @@ export class FeatureRegistry {
     return Array.from(this.tools.values(), (t) => t.definition);
   }
 
-  /** Static resource definitions in registration order. */
+  /** Static resource definitions in registration order (those registered with `listed: false` left out). */
   listResources(): ResourceDefinition[] {
-    return Array.from(this.resources.values(), (r) => r.definition);
+    return this.registeredResources(true).map((r) => r.definition);
   }
 
-  /** Template definitions in registration order. */
+  /** Template definitions in registration order (those registered with `listed: false` left out). */
   listTemplates(): ResourceTemplateDefinition[] {
-    return Array.from(this.templates.values(), (t) => t.definition);
+    return this.registeredTemplates(true).map((t) => t.definition);
+  }
+
+  /** The registered tools, in registration order. */
+  registeredTools(): RegisteredTool[] {
+    return Array.from(this.tools.values());
+  }
+
+  /** The registered static resources, in registration order; `listedOnly`: without those registered `listed: false`. */
+  registeredResources(listedOnly = false): RegisteredResource[] {
+    const all = Array.from(this.resources.values());
+    return listedOnly ? all.filter((r) => r.listed !== false) : all;
+  }
+
+  /** The registered templates, in registration order; `listedOnly`: without those registered `listed: false`. */
+  registeredTemplates(listedOnly = false): RegisteredTemplate[] {
+    const all = Array.from(this.templates.values());
+    return listedOnly ? all.filter((t) => t.listed !== false) : all;
+  }
+
+  /** The registered prompts, in registration order. */
+  registeredPrompts(): RegisteredPrompt[] {
+    return Array.from(this.prompts.values());
   }
 
   /** Prompt definitions in registration order. */

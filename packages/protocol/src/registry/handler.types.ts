@@ -42,6 +42,13 @@ export type Completers = Record<string, CompletionHandler>;
  */
 export type ToolGuard = (principal: unknown) => boolean;
 
+/**
+ * Data extensions read from a registered feature, by extension identifier (what
+ * `@typemcp/core`'s `ExtensionData` decorator records). The engine only carries it: the
+ * extension's decorators and rules receive their own entry as `data`.
+ */
+export type FeatureExtensionData = Readonly<Record<string, unknown>>;
+
 /** How a tool is registered besides its definition and handler (`FeatureRegistry.addTool`). @publicApi */
 export interface ToolRegistration {
   /** Hides the tool from the principals it refuses. */
@@ -50,6 +57,36 @@ export interface ToolRegistration {
   readonly scopes?: readonly string[];
   /** Task support; absent for a tool that never runs as a task. */
   readonly task?: ToolTaskOptions;
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+}
+
+/** How a static resource is registered besides its definition and reader (`FeatureRegistry.addResource`). @publicApi */
+export interface ResourceRegistration {
+  /** Caching hints for its reads (2026-07-28). */
+  readonly cache?: Partial<CacheHint>;
+  /** OAuth scopes a caller's token needs to see and read it. */
+  readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false`: readable but left out of `resources/list` (default true). */
+  readonly listed?: boolean;
+}
+
+/** How a resource template is registered besides its definition and reader (`FeatureRegistry.addResourceTemplate`). @publicApi */
+export interface TemplateRegistration extends ResourceRegistration {
+  /** Completion handlers of its variables. */
+  readonly complete?: Completers;
+}
+
+/** How a prompt is registered besides its definition and handler (`FeatureRegistry.addPrompt`). @publicApi */
+export interface PromptRegistration {
+  /** Completion handlers of its arguments. */
+  readonly complete?: Completers;
+  /** OAuth scopes a caller's token needs to see and get it. */
+  readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }
 
 /**
@@ -64,44 +101,68 @@ export interface ToolTaskOptions {
   readonly start?: 'call' | 'handler';
 }
 
-/** A registered tool. */
+/** A registered tool. @publicApi */
 export interface RegisteredTool {
+  /** Its definition, as registered (lists show it decorated by extensions and shaped per revision). */
   readonly definition: ToolDefinition;
+  /** What `tools/call` runs. */
   readonly handler: ToolHandler;
+  /** Who may see and call it; undefined for everyone. */
   readonly guard?: ToolGuard;
   /** OAuth scopes a caller's token needs to see and call it. */
   readonly scopes?: readonly string[];
   /** Task support; undefined for a tool that never runs as a task. */
   readonly task?: ToolTaskOptions;
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }
 
-/** A registered static resource. */
+/** A registered static resource. @publicApi */
 export interface RegisteredResource {
+  /** Its definition, as registered. */
   readonly definition: ResourceDefinition;
+  /** What `resources/read` runs for its URI. */
   readonly read: ResourceReader;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
   /** OAuth scopes a caller's token needs to see and read it. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false` when left out of `resources/list`. */
+  readonly listed?: false;
 }
 
-/** A registered resource template. */
+/** A registered resource template. @publicApi */
 export interface RegisteredTemplate {
+  /** Its definition, as registered. */
   readonly definition: ResourceTemplateDefinition;
+  /** The parsed template that matches URIs. */
   readonly template: UriTemplate;
+  /** What `resources/read` runs for a URI it matches. */
   readonly read: TemplateReader;
+  /** Completion handlers of its variables. */
   readonly complete?: Completers;
   /** Caching hints for `resources/read` results (2026-07-28); server defaults fill the rest. */
   readonly cache?: Partial<CacheHint>;
   /** OAuth scopes a caller's token needs to see and read its resources. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
+  /** `false` when left out of `resources/templates/list`. */
+  readonly listed?: false;
 }
 
-/** A registered prompt. */
+/** A registered prompt. @publicApi */
 export interface RegisteredPrompt {
+  /** Its definition, as registered. */
   readonly definition: PromptDefinition;
+  /** What `prompts/get` runs. */
   readonly get: PromptHandler;
+  /** Completion handlers of its arguments. */
   readonly complete?: Completers;
   /** OAuth scopes a caller's token needs to see and get it. */
   readonly scopes?: readonly string[];
+  /** Data for installed extensions, by identifier. */
+  readonly extensions?: FeatureExtensionData;
 }

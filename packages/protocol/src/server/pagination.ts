@@ -5,9 +5,11 @@
 import { ErrorCode } from '../jsonrpc/error-codes.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 
-/** One page of a list, with the cursor of the next page when there is one. */
+/** One page of a list, with the cursor of the next page when there is one. @publicApi */
 export interface Page<T> {
+  /** The page's items, in list order. */
   items: T[];
+  /** The cursor of the next page; absent on the last one. */
   nextCursor?: string;
 }
 

@@ -4,7 +4,7 @@
  * connection and feed frames to the returned session.
  */
 import type { JsonObject } from '../jsonrpc/message.js';
-import type { Implementation, LoggingLevel, ServerCapabilities, ToolDefinition } from '../mcp-types.js';
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../mcp-types.js';
 import { FeatureRegistry, type FeatureKind } from '../registry/feature-registry.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { Transport } from '../transport/transport.interface.js';
@@ -27,18 +27,24 @@ import { paginate, type Page } from './pagination.js';
 import { checkServerOptions } from '../options/check-server-options.js';
 import type { CacheOptions, ProtocolServerOptions } from '../options/server-options.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
-import { shapePrompt, shapeResource, shapeTool } from './revision-shaper.js';
+import { shapeCapabilities } from './revision-shaper.js';
+import { FeatureLists } from './feature-lists.js';
 import type { ListKind, ServerHost } from './server-host.js';
 import type { SessionContract } from './contracts.js';
 import { Session } from './session.js';
-import { HOOK_NAMES, hookedHandler, Hooks, type HookHandlers, type HookName } from './hooks.js';
+import { HOOK_NAMES, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
 import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
 import { taskHandlers } from './tasks/tasks.handlers.js';
+import { ExtensionSet } from './extensions/extension-set.js';
+import type { ExtensionApi, McpExtension } from './extensions/extension.types.js';
+import { installExtension, type InstallTarget } from './extensions/install-extension.js';
+import { MethodTable } from './method-table.js';
 
 export type { CacheOptions, ProtocolServerOptions };
 
+/** The built-in methods whose 2026-07-28 results carry caching hints, and the option that sets them. */
 const CACHEABLE: Readonly<Record<string, keyof CacheOptions>> = {
   'server/discover': 'discover',
   'tools/list': 'tools',
@@ -71,15 +77,21 @@ export class ProtocolServer implements ServerHost {
   hideUnauthorized: boolean;
   private readonly pageSize: number;
   private readonly options: ProtocolServerOptions;
-  private readonly methods = new Map<string, MethodHandler>();
-  /** What sessions dispatch to: `methods` itself, or the same handlers wrapped by the hooks once one is added. */
-  private table = this.methods;
+  private readonly methods = new MethodTable();
   private readonly notifications = new Map<string, NotificationHandler>();
-  /** The engine's own methods and notifications: replacing one takes `{ replace: true }`. */
-  private readonly builtIn = new Set<string>();
+  /** The engine's own notifications: replacing one takes `{ replace: true }` (as for its methods). */
+  private readonly builtInNotifications = new Set(Object.keys(lifecycleNotifications));
   private readonly sessions = new Set<Session>();
-  private readonly listCache = new Map<string, { version: number; items: readonly unknown[] }>();
+  private readonly lists: FeatureLists;
   private capabilityCache?: { version: number; value: ServerCapabilities };
+  /** Capabilities shaped per revision, with the installed extensions' settings. */
+  private readonly shapedCapabilities = new Map<string, { version: number; epoch: number; value: ServerCapabilities }>();
+  /** Bumped when an extension is installed or its settings change. */
+  private capabilityEpoch = 0;
+  /** @internal The installed extensions. */
+  readonly extensionSet = new ExtensionSet();
+  /** Methods whose 2026-07-28 results carry caching hints, and the option that sets them. */
+  private readonly cacheable = new Map<string, keyof CacheOptions>(Object.entries(CACHEABLE));
   private readonly pendingChanges = new Set<FeatureKind>();
   /** @internal Open `subscriptions/listen` requests (2026-07-28). */
   readonly listeners = new Set<Listener>();
@@ -108,15 +120,15 @@ export class ProtocolServer implements ServerHost {
     this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
     this.hideUnauthorized = options.hideUnauthorized ?? true;
     this.requestStates = new RequestStateSealer(options.requestState);
+    this.lists = new FeatureLists(this.registry, this.extensionSet, this.pageSize, () => this.hideUnauthorized);
     this.logger = options.logger;
     this.diagnostics = options.logger?.child({ component: 'engine' });
     const tables = [lifecycleHandlers, discoveryHandlers, subscriptionHandlers, toolHandlers, resourceHandlers, promptHandlers, completionHandlers];
     for (const table of tables) {
-      for (const [method, handler] of Object.entries(table(this))) this.methods.set(method, handler);
+      for (const [method, handler] of Object.entries(table(this))) this.methods.addBuiltIn(method, handler);
     }
-    for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.set(method, handler);
+    for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.addBuiltIn(method, handler);
     for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
-    for (const method of [...this.methods.keys(), ...this.notifications.keys()]) this.builtIn.add(method);
     const onRootsChanged = options.onRootsChanged;
     if (onRootsChanged) this.notifications.set('notifications/roots/list_changed', (_params, session) => onRootsChanged(session));
     this.registry.onChange((kind) => this.scheduleListChanged(kind));
@@ -125,6 +137,7 @@ export class ProtocolServer implements ServerHost {
       const given = hooks[name] as HookHandlers[HookName] | readonly HookHandlers[HookName][] | undefined;
       for (const fn of Array.isArray(given) ? given : given ? [given] : []) this.addHook(name, fn as HookHandlers[HookName]);
     }
+    for (const extension of options.extensions ?? []) this.useExtension(extension);
   }
 
   /**
@@ -139,7 +152,7 @@ export class ProtocolServer implements ServerHost {
     if (typeof fn !== 'function') throw new InvalidOptionError(`hooks.${name}`, `Invalid hook "${name}": give a function.`);
     if (!this.hooks) {
       const hooks = new Hooks((error, where, fromErrorHook) => this.report(error, where, undefined, !fromErrorHook));
-      this.table = new Map(Array.from(this.methods, ([method, handler]) => [method, hookedHandler(handler, hooks)]));
+      this.methods.useHooks(hooks);
       this.hooks = hooks;
     }
     this.hooks.add(name, fn);
@@ -160,14 +173,76 @@ export class ProtocolServer implements ServerHost {
   }
 
   /**
-   * Adds the handler of a method (for extensions and upper layers). Replacing one of the engine's
-   * own methods (`initialize`, `tools/call`...) takes `{ replace: true }`; without it this throws
-   * a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
+   * Adds the handler of a method (for upper layers; an extension declares its methods instead).
+   * Replacing one of the engine's own methods (`initialize`, `tools/call`...) or one an installed
+   * extension added takes `{ replace: true }`; without it this throws a DefinitionError
+   * (`TYPEMCP_ERR_BUILTIN_METHOD`). A replaced method keeps the extensions' result decorators.
    */
   setMethodHandler(method: string, handler: MethodHandler, options?: SetHandlerOptions): void {
-    this.refuseBuiltIn('method', method, options);
+    const owner = this.methods.ownerOf(method);
+    if (options?.replace !== true && (owner?.by === 'engine' || owner?.by === 'extension')) {
+      const by = owner.by === 'engine' ? 'the engine' : `the extension "${owner.id}"`;
+      throw new DefinitionError(
+        ProtocolErrorCode.BuiltinMethod,
+        `The method "${method}" is handled by ${by}; pass { replace: true } to replace its handler on purpose.`,
+      );
+    }
     this.methods.set(method, handler);
-    if (this.hooks) this.table.set(method, hookedHandler(handler, this.hooks));
+  }
+
+  /**
+   * Installs an MCP extension (SEP-2133): advertises its settings in `capabilities.extensions`
+   * (per revision), adds its methods, applies its decorators and visibility rules, then calls
+   * its `setup`. Throws a DefinitionError for an invalid identifier or part
+   * (`TYPEMCP_ERR_INVALID_EXTENSION`), an identifier already installed
+   * (`TYPEMCP_ERR_DUPLICATE_EXTENSION`), a method the engine handles (`TYPEMCP_ERR_BUILTIN_METHOD`)
+   * or one already added (`TYPEMCP_ERR_DUPLICATE_METHOD`). Clients already initialized keep the
+   * capabilities they were given.
+   */
+  useExtension(extension: McpExtension): void {
+    installExtension(this.installTarget(), extension);
+  }
+
+  /** The installed extension of that identifier, if any. */
+  extension(id: string): McpExtension | undefined {
+    return this.extensionSet.get(id);
+  }
+
+  /** The installed extensions, in the order they were installed. */
+  get extensions(): readonly McpExtension[] {
+    return this.extensionSet.all();
+  }
+
+  private installTarget(): InstallTarget {
+    return {
+      extensions: this.extensionSet,
+      ownerOf: (method) => this.methods.ownerOf(method),
+      addMethod: (id, method, handler, cache) => {
+        if (cache) this.cacheable.set(method, cache === 'list' ? 'lists' : 'read');
+        this.methods.setExtensionMethod(id, method, handler);
+      },
+      decorateResults: (method, decorator) => this.methods.decorateResults(method, decorator),
+      changed: () => {
+        this.capabilityEpoch++;
+        this.lists.clear();
+      },
+      api: (id) => this.extensionApi(id),
+    };
+  }
+
+  private extensionApi(id: string): ExtensionApi {
+    return {
+      id,
+      registry: this.registry,
+      logger: this.logger,
+      page: (items, cursor) => paginate(items, cursor, this.pageSize),
+      listable: (feature, ctx) => {
+        const principal = ctx.session.principal;
+        return principal === undefined || !this.hideUnauthorized || this.registry.permits(feature, principal);
+      },
+      settingsChanged: () => void this.capabilityEpoch++,
+      reportError: (error, where, ctx) => this.reportError(error, where, ctx),
+    };
   }
 
   /**
@@ -176,16 +251,13 @@ export class ProtocolServer implements ServerHost {
    * without it this throws a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
    */
   setNotificationHandler(method: string, handler: NotificationHandler, options?: SetHandlerOptions): void {
-    this.refuseBuiltIn('notification', method, options);
+    if (options?.replace !== true && this.builtInNotifications.has(method)) {
+      throw new DefinitionError(
+        ProtocolErrorCode.BuiltinMethod,
+        `The notification "${method}" is handled by the engine; pass { replace: true } to replace its handler on purpose.`,
+      );
+    }
     this.notifications.set(method, handler);
-  }
-
-  private refuseBuiltIn(what: string, method: string, options: SetHandlerOptions | undefined): void {
-    if (options?.replace === true || !this.builtIn.has(method)) return;
-    throw new DefinitionError(
-      ProtocolErrorCode.BuiltinMethod,
-      `The ${what} "${method}" is handled by the engine; pass { replace: true } to replace its handler on purpose.`,
-    );
   }
 
   /**
@@ -206,7 +278,7 @@ export class ProtocolServer implements ServerHost {
 
   /** The handler of `method`, built-in or set with `setMethodHandler`, if any. */
   methodHandler(method: string): MethodHandler | undefined {
-    return this.table.get(method);
+    return this.methods.get(method);
   }
 
   /** @internal */
@@ -234,7 +306,11 @@ export class ProtocolServer implements ServerHost {
     return this.sessions;
   }
 
-  /** Capabilities from what is registered, merged with the configured ones. */
+  /**
+   * Capabilities from what is registered, merged with the configured ones, before they are
+   * shaped for a revision. `extensions` is only the configured one: what each revision
+   * advertises, the installed extensions' settings included, is {@link capabilitiesFor}.
+   */
   capabilities(): ServerCapabilities {
     const version = this.registry.generation;
     if (this.capabilityCache?.version === version) return this.capabilityCache.value;
@@ -244,60 +320,42 @@ export class ProtocolServer implements ServerHost {
     if (counts.resources || counts.templates) caps.resources = { subscribe: true, listChanged: true };
     if (counts.prompts) caps.prompts = { listChanged: true };
     if (this.registry.hasCompleters()) caps.completions = {};
-    if (this.registry.hasTaskTools()) {
-      // Shaped per revision: 2025-11-25 sees `tasks`, 2026-07-28 the extension.
-      caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-      caps.extensions = { [TASKS_EXTENSION]: {} };
-    }
+    // Shaped per revision: 2025-11-25 sees `tasks`, 2026-07-28 the extension (capabilitiesFor).
+    if (this.registry.hasTaskTools()) caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const value = { ...caps, ...this.options.capabilities };
     this.capabilityCache = { version, value };
     return value;
   }
 
   /**
-   * @internal One page of a list, shaped for the revision; shaped lists are cached until the
-   * registry changes. Tools with guards are filtered for the session's principal.
+   * What the server declares to a client of revision `f` (the `initialize` result, `server/discover`):
+   * {@link capabilities} shaped for the revision, with `extensions` holding each installed
+   * extension's settings for it (and the configured `capabilities.extensions` over them). SEP-2133
+   * negotiates extensions in `initialize` too, so handshake revisions carry `extensions` when
+   * there is any; the tasks extension is 2026-07-28's (2025-11-25 has the `tasks` capability).
    */
-  listPage(kind: ListKind, f: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown> {
-    const key = `${kind}:${f.revision}`;
+  capabilitiesFor(f: RevisionFeatures): ServerCapabilities {
     const version = this.registry.generation;
-    let cached = this.listCache.get(key);
-    if (cached?.version !== version) {
-      cached = { version, items: this.buildList(kind, f) };
-      this.listCache.set(key, cached);
-    }
-    let items = cached.items;
-    const registry = this.registry;
-    if (kind === 'tools' && registry.hasGuardedTools()) {
-      items = items.filter((t) => registry.toolFor((t as ToolDefinition).name, principal) !== undefined);
-    }
-    if (principal !== undefined && this.hideUnauthorized && registry.declaredScopes().length > 0) {
-      items = items.filter((item) => {
-        const feature =
-          kind === 'tools'
-            ? registry.tool((item as ToolDefinition).name)
-            : kind === 'resources'
-              ? registry.resource((item as { uri: string }).uri)
-              : kind === 'templates'
-                ? registry.template((item as { uriTemplate: string }).uriTemplate)
-                : registry.prompt((item as { name: string }).name);
-        return !feature || registry.permits(feature, principal);
-      });
-    }
-    return paginate(items, cursor, this.pageSize);
+    const epoch = this.capabilityEpoch;
+    const cached = this.shapedCapabilities.get(f.revision);
+    if (cached?.version === version && cached.epoch === epoch) return cached.value;
+    const { extensions: configured, ...caps } = this.capabilities();
+    const value = shapeCapabilities(caps, f);
+    const extensions: Record<string, JsonObject> = this.extensionSet.settings(f);
+    if (f.modern && this.registry.hasTaskTools()) extensions[TASKS_EXTENSION] = {};
+    Object.assign(extensions, configured);
+    if (Object.keys(extensions).length) value.extensions = extensions;
+    this.shapedCapabilities.set(f.revision, { version, epoch, value });
+    return value;
   }
 
-  private buildList(kind: ListKind, f: RevisionFeatures): readonly unknown[] {
-    switch (kind) {
-      case 'tools':
-        return this.registry.listTools().map((t) => shapeTool(t, f));
-      case 'resources':
-        return this.registry.listResources().map((r) => shapeResource(r, f));
-      case 'templates':
-        return this.registry.listTemplates().map((t) => shapeResource(t, f));
-      case 'prompts':
-        return this.registry.listPrompts().map((p) => shapePrompt(p, f));
-    }
+  /**
+   * @internal One page of a list, shaped for the request's revision; shaped lists are cached
+   * until the registry changes. Filtered per request for the principal (guards, scopes) and by
+   * the installed extensions' visibility rules.
+   */
+  listPage(kind: ListKind, ctx: RequestContext, cursor: unknown): Page<unknown> {
+    return this.lists.page(kind, ctx, cursor);
   }
 
   /**
@@ -384,7 +442,7 @@ export class ProtocolServer implements ServerHost {
     if (this.options.serverInfoInResults !== false) {
       out._meta = { ...(body._meta as JsonObject | undefined), [MetaKey.serverInfo]: this.serverInfo as unknown as JsonObject };
     }
-    const kind = CACHEABLE[ctx.method];
+    const kind = this.cacheable.get(ctx.method);
     if (kind && out.resultType === 'complete') {
       const hint = this.cacheHint(kind, ctx);
       out.ttlMs = hint.ttlMs;

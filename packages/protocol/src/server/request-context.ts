@@ -4,7 +4,7 @@
  * AbortController is only created when a handler asks for the signal.
  */
 import { ErrorCode } from '../jsonrpc/error-codes.js';
-import type { JsonObject, JsonRpcErrorObject, RequestId } from '../jsonrpc/message.js';
+import { isJsonObject, type JsonObject, type JsonRpcErrorObject, type RequestId } from '../jsonrpc/message.js';
 import { LocalClientRequestError } from '../jsonrpc/client-request.error.js';
 import { McpError } from '../jsonrpc/protocol.error.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type LoggingLevel } from '../mcp-types.js';
@@ -105,6 +105,17 @@ export class RequestContext {
   /** The client's self-reported identity. */
   get clientInfo(): Implementation | undefined {
     return this.modern ? this.modern.clientInfo : this.session.clientInfo;
+  }
+
+  /**
+   * The client's settings for extension `id` when it declared the extension (SEP-2133:
+   * `capabilities.extensions[id]`), undefined when it did not. Per request: a 2026-07-28
+   * request's own `_meta` capabilities, else what the session declared in `initialize`.
+   */
+  clientExtension(id: string): JsonObject | undefined {
+    const extensions = this.clientCapabilities.extensions;
+    const settings = isJsonObject(extensions) ? extensions[id] : undefined;
+    return isJsonObject(settings) ? settings : undefined;
   }
 
   /**

@@ -57,12 +57,15 @@ export function shapeImplementation(impl: Implementation, f: RevisionFeatures): 
   return omit(impl, f.titles ? ['icons', 'description', 'websiteUrl'] : ['title', 'icons', 'description', 'websiteUrl']);
 }
 
-/** Server capabilities for the revision (no `completions` before 2025-03-26). */
+/**
+ * Server capabilities for the revision: no `completions` before 2025-03-26, `tasks` only at
+ * 2025-11-25. A copy (the server adds the revision's `extensions` to it).
+ */
 export function shapeCapabilities(caps: ServerCapabilities, f: RevisionFeatures): ServerCapabilities {
-  // `tasks` is 2025-11-25's, `extensions` 2026-07-28's.
-  const keys = f.legacyTasks ? ['extensions'] : f.modern ? ['tasks'] : ['tasks', 'extensions'];
+  const keys = f.legacyTasks ? [] : ['tasks'];
   if (!f.completionsCapability) keys.push('completions');
-  return omit(caps, keys);
+  const shaped = omit(caps, keys);
+  return shaped === caps ? { ...caps } : shaped;
 }
 
 /** A tool definition for the revision. */

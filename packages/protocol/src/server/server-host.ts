@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../jsonrpc/message.js';
 import type { Implementation, ServerCapabilities } from '../mcp-types.js';
-import type { FeatureKind, FeatureRegistry } from '../registry/feature-registry.js';
+import type { FeatureRegistry, ListKind } from '../registry/feature-registry.js';
 import type { Listener, SessionContract } from './contracts.js';
 import type { RevisionFeatures } from '../revisions.js';
 import type { MethodHandler, NotificationHandler } from './handlers/method-handler.type.js';
@@ -16,9 +16,9 @@ import type { RequestStateSealer } from './request-state.js';
 import type { Hooks } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import type { TaskEngine } from './tasks/task-engine.js';
+import type { ExtensionSet } from './extensions/extension-set.js';
 
-/** A list the server pages: a feature kind or resource templates. */
-export type ListKind = FeatureKind | 'templates';
+export type { ListKind };
 
 /** The server as its sessions and method handlers see it. */
 export interface ServerHost {
@@ -36,10 +36,14 @@ export interface ServerHost {
   readonly telemetry?: RequestTelemetry;
   /** Tasks (created on first use). */
   readonly tasks: TaskEngine;
+  /** The installed extensions. */
+  readonly extensionSet: ExtensionSet;
   capabilities(): ServerCapabilities;
+  /** What the server declares to a client of that revision (extensions included). */
+  capabilitiesFor(features: RevisionFeatures): ServerCapabilities;
   methodHandler(method: string): MethodHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;
-  listPage(kind: ListKind, features: RevisionFeatures, cursor: unknown, principal?: unknown): Page<unknown>;
+  listPage(kind: ListKind, ctx: RequestContext, cursor: unknown): Page<unknown>;
   modernResult(ctx: RequestContext, body: JsonObject): JsonObject;
   reportError(error: unknown, where: string, ctx?: RequestContext): void;
   detach(session: SessionContract): void;

@@ -13,7 +13,6 @@ import { isThenable } from '../util/is-thenable.js';
 import { RequestContext, type RequestHeaders } from './request-context.js';
 import { InFlightRequests } from './in-flight.js';
 import { negotiateRevision, type RevisionFeatures } from '../revisions.js';
-import { shapeCapabilities } from './revision-shaper.js';
 import { InputRequired, InputRound } from './input-round.js';
 import { INPUT_REQUIRED_METHODS } from './modern-request.js';
 import { admitBatch, admitRequest, refuseInitializeInBatch, refuseInvalid, refuseUnparsable, type NegotiatedState, type Refused } from './admission.js';
@@ -175,7 +174,7 @@ export class Session implements NegotiatedState, SessionContract {
    */
   assumeInitialized(revision: string, capabilities: ClientCapabilities = {}): void {
     const features = negotiateRevision(revision);
-    this.setNegotiated(features, capabilities, undefined, shapeCapabilities(this.server.capabilities(), features));
+    this.setNegotiated(features, capabilities, undefined, this.server.capabilitiesFor(features));
     this.initializedNotified = true;
   }
 

@@ -3,14 +3,13 @@ import { SUPPORTED_REVISIONS } from '../../revisions.js';
 import type { JsonObject } from '../../jsonrpc/message.js';
 import type { ServerHost } from '../server-host.js';
 import type { MethodTable } from './method-handler.type.js';
-import { shapeCapabilities } from '../revision-shaper.js';
 
 export function discoveryHandlers(server: ServerHost): MethodTable {
   return {
     'server/discover'(_params, ctx) {
       const result: JsonObject = {
         supportedVersions: [...SUPPORTED_REVISIONS],
-        capabilities: shapeCapabilities(server.capabilities(), ctx.features) as JsonObject,
+        capabilities: server.capabilitiesFor(ctx.features) as JsonObject,
       };
       if (server.instructions !== undefined) result.instructions = server.instructions;
       return result;

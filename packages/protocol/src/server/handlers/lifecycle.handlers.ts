@@ -6,7 +6,7 @@ import { LOGGING_LEVELS, type ClientCapabilities, type Implementation, type Logg
 import { negotiateRevision } from '../../revisions.js';
 import { optionalObject, requireString } from '../params.js';
 import type { ServerHost } from '../server-host.js';
-import { shapeCapabilities, shapeImplementation } from '../revision-shaper.js';
+import { shapeImplementation } from '../revision-shaper.js';
 import type { MethodTable, NotificationHandler } from './method-handler.type.js';
 
 const EMPTY = Object.freeze({});
@@ -21,7 +21,7 @@ export function lifecycleHandlers(server: ServerHost): MethodTable {
       const capabilities = (optionalObject(params, 'capabilities', 'initialize') ?? {}) as ClientCapabilities;
       const clientInfo = optionalObject(params, 'clientInfo', 'initialize') as Implementation | undefined;
       const features = negotiateRevision(requested);
-      const serverCapabilities = shapeCapabilities(server.capabilities(), features);
+      const serverCapabilities = server.capabilitiesFor(features);
       ctx.session.setNegotiated(features, capabilities, clientInfo, serverCapabilities);
       const result: JsonObject = {
         protocolVersion: features.revision,

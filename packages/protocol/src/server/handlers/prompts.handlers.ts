@@ -20,7 +20,7 @@ export function promptHandlers(server: ServerHost): MethodTable {
 
   return {
     'prompts/list'(params, ctx) {
-      const page = server.listPage('prompts', ctx.features, params.cursor, ctx.session.principal);
+      const page = server.listPage('prompts', ctx, params.cursor);
       return page.nextCursor ? { prompts: page.items, nextCursor: page.nextCursor } : { prompts: page.items };
     },
 

@@ -2,6 +2,8 @@
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { McpError } from '../../jsonrpc/protocol.error.js';
 import type { ReadResourceResult } from '../../mcp-types.js';
+import type { RegisteredResource, RegisteredTemplate } from '../../registry/handler.types.js';
+import type { RequestContext } from '../request-context.js';
 import type { RevisionFeatures } from '../../revisions.js';
 import { requireString } from '../params.js';
 import type { ServerHost } from '../server-host.js';
@@ -27,21 +29,23 @@ export function resourceHandlers(server: ServerHost): MethodTable {
     throw error;
   };
 
-  const shape = (value: ReadResourceResult, uri: string, f: RevisionFeatures): ReadResourceResult => {
+  const shape = (value: ReadResourceResult, uri: string, ctx: RequestContext, feature: RegisteredResource | RegisteredTemplate): ReadResourceResult => {
     if (value === null || typeof value !== 'object' || !Array.isArray(value.contents)) {
       throw new TypeError(`The reader of resource ${uri} returned no "contents" array`);
     }
-    return shapeReadResult(value, f);
+    // Extensions decorate the contents as written, before the revision drops what it lacks.
+    const decorate = server.extensionSet.contents;
+    return shapeReadResult(decorate ? decorate(value, feature, uri, ctx) : value, ctx.features);
   };
 
   return {
     'resources/list'(params, ctx) {
-      const page = server.listPage('resources', ctx.features, params.cursor, ctx.session.principal);
+      const page = server.listPage('resources', ctx, params.cursor);
       return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
     },
 
     'resources/templates/list'(params, ctx) {
-      const page = server.listPage('templates', ctx.features, params.cursor, ctx.session.principal);
+      const page = server.listPage('templates', ctx, params.cursor);
       return page.nextCursor ? { resourceTemplates: page.items, nextCursor: page.nextCursor } : { resourceTemplates: page.items };
     },
 
@@ -60,12 +64,13 @@ export function resourceHandlers(server: ServerHost): MethodTable {
       } catch (error) {
         return missing(error, f);
       }
+      const feature = fixed ?? matched!.entry;
       return isThenable(out)
         ? out.then(
-            (value) => shape(value, uri, f),
+            (value) => shape(value, uri, ctx, feature),
             (error: unknown) => missing(error, f),
           )
-        : shape(out, uri, f);
+        : shape(out, uri, ctx, feature);
     },
 
     'resources/subscribe'(params, ctx) {

@@ -46,7 +46,7 @@ export function toolHandlers(server: ServerHost): MethodTable {
 
   return {
     'tools/list'(params, ctx) {
-      const page = server.listPage('tools', ctx.features, params.cursor, ctx.session.principal);
+      const page = server.listPage('tools', ctx, params.cursor);
       return page.nextCursor ? { tools: page.items, nextCursor: page.nextCursor } : { tools: page.items };
     },
 
