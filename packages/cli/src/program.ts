@@ -7,6 +7,7 @@ import type { CommandResult } from './commands/command-result.js';
 import { devCommand } from './commands/dev.command.js';
 import { inspectCommand } from './commands/inspect.command.js';
 import { listCommand } from './commands/list.command.js';
+import { proxyCommand } from './commands/proxy.command.js';
 import { startCommand } from './commands/start.command.js';
 import { UsageError } from './usage.error.js';
 import { CLI_VERSION } from './version.js';
@@ -26,6 +27,7 @@ export function createProgram(done: CommandResult): Command {
   listCommand(program, done);
   callCommand(program, done);
   inspectCommand(program, done);
+  proxyCommand(program, done);
   return program;
 }
 

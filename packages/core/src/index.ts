@@ -22,6 +22,7 @@ export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
 export { ExtensionData } from './decorators/extension-data.decorator.js';
 export type { ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
+export type { InterceptedFeature, Invoke } from './interceptors/interceptor-chain.js';
 export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';
 export type { ClassType, CompleteOptions, McpServiceOptions, PromptOptions, ResourceOptions, ToolOptions } from './metadata/metadata-args.interface.js';
 export { getMetadataStorage, MetadataStorage } from './metadata/metadata-storage.js';

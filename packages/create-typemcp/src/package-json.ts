@@ -26,7 +26,17 @@ export interface GeneratedPackageJson {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   overrides?: Record<string, string>;
+  allowScripts: Record<string, boolean>;
 }
+
+/**
+ * npm's `allowScripts` (npm 11 warns about every install script it does not cover): neither
+ * script is needed. @swc/core's postinstall only checks its native binary, which comes as an
+ * optional dependency (and else installs @swc/wasm from the network); @parcel/watcher's (Jest's
+ * file watcher) builds from source only when asked to, its prebuilt binaries also come as optional
+ * dependencies.
+ */
+export const ALLOW_SCRIPTS = { '@parcel/watcher': false, '@swc/core': false } as const;
 
 function sorted(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
@@ -82,6 +92,7 @@ export function buildPackageJson(
       '@typemcp/cli': sources.cli,
       '@typemcp/testing': sources.testing,
     }),
+    allowScripts: { ...ALLOW_SCRIPTS },
   };
   if (Object.values(sources).some((s) => s.startsWith('file:'))) {
     pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));

@@ -9,7 +9,7 @@ function layout(template: ProjectOptions['template']): string {
     '| Path | What |',
     '| --- | --- |',
     '| `src/main.ts` | The entry point: serves the server over the transport. |',
-    "| `src/server.ts` | `createAppServer()`: the server's name, version and services. |",
+    "| `src/server.ts` | `createAppServer()`: the server's name, version, services and `providers` (what the services need that the DI container cannot build: configuration, clients). `main.ts` and every test build the server with it. |",
     '| `src/config.ts` | `AppConfig`: every setting, read from the environment and `.env` at start-up. |',
     '| `src/logger.ts` | The log: JSON lines on stderr with `NODE_ENV=production`, readable lines otherwise. |',
     ...(template === 'example'
@@ -58,11 +58,19 @@ function connect(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
 }
 
 function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
+  const http = `\`${options.transport === 'both' ? 'npm run dev:http' : 'npm run dev'}\` restarts the server on each change and keeps \`${DEFAULT_HTTP_URL}\` open: a client connected there keeps its session across restarts and is told that the lists changed.`;
   if (options.transport === 'http') {
     return [
       '## Develop with a client connected',
       '',
-      `\`npm run dev\` restarts the server on each change; point the client at \`${DEFAULT_HTTP_URL}\` and reconnect after a restart.`,
+      http,
+      '',
+      'A stdio client (Claude Desktop, an IDE) starts `npx typemcp dev --bridge` in this folder instead: it runs the server the same way and',
+      "relays the client's messages to its HTTP endpoint. VS Code (`.vscode/mcp.json`):",
+      '',
+      '```json',
+      json({ servers: { [`${options.name}-dev`]: { type: 'stdio', command: 'npx', args: ['typemcp', 'dev', '--bridge'], cwd: '${workspaceFolder}' } } }),
+      '```',
     ].join('\n');
   }
   return [
@@ -75,6 +83,7 @@ function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): str
     '```json',
     json({ servers: { [`${options.name}-dev`]: { type: 'stdio', command: 'npx', args: ['typemcp', 'dev'], cwd: '${workspaceFolder}' } } }),
     '```',
+    ...(options.transport === 'both' ? ['', http] : []),
   ].join('\n');
 }
 

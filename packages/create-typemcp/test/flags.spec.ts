@@ -100,9 +100,7 @@ describe('run, unattended', () => {
       pino: '10.4.0',
     });
     expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain('.listen(httpOptions(config))');
-    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain(
-      "createServer({ name: 'srv', version: '0.1.0', services, logger, providers: [{ provide: AppConfig, useValue: config }] })",
-    );
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("name: 'srv',\n    version: '0.1.0',\n    services: options.services ?? services,");
     expect(existsSync(path.join(dir, 'Dockerfile'))).toBe(true);
     expect(existsSync(path.join(dir, 'src/services/echo.service.ts'))).toBe(true);
     expect(existsSync(path.join(dir, '.gitignore'))).toBe(true);

@@ -20,6 +20,11 @@ it('pins exactly the versions package-lock.json holds for this repository', () =
   expect(generatorVersion()).toBe(require('../../core/package.json').version);
 });
 
+it('denies the install scripts this repository denies (npm 11 warns about each one not covered)', () => {
+  const root = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
+  expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).allowScripts).toEqual(root.allowScripts);
+});
+
 it('depends on @typemcp/http only when HTTP is served, and adds dev:http for both', () => {
   const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, registry);
   expect(Object.keys(stdio.dependencies)).toEqual(['@typemcp/core', 'class-transformer', 'class-validator', 'pino']);

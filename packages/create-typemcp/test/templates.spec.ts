@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { jest as runJest, removeProject, ROOT, typecheck } from '../../cli/test/support/project';
+import { jest as runJest, removeProject, ROOT, typecheck, typemcp } from '../../cli/test/support/project';
 import { run } from '../src/index';
 
 async function generate(
@@ -72,6 +72,59 @@ describe.each([
         writeFileSync(path.join(services, 'index.ts'), index);
       }
     }, 30_000);
+
+    it('passes its tests, and those `typemcp add` writes, with a service whose dependency the app provides', async () => {
+      // Configuration the DI container cannot build: main.ts gets it through createAppServer()'s
+      // providers, and so must every test, or it fails with TYPEMCP_ERR_UNRESOLVED_DEPENDENCY.
+      const services = path.join(dir, 'src/services');
+      const files = { index: path.join(services, 'index.ts'), server: path.join(dir, 'src/server.ts') };
+      const before = { index: readFileSync(files.index, 'utf8'), server: readFileSync(files.server, 'utf8') };
+      writeFileSync(path.join(services, 'settings.ts'), 'export abstract class Settings {\n  abstract readonly prefix: string;\n}\n');
+      writeFileSync(
+        path.join(services, 'prefix.service.ts'),
+        [
+          "import { McpService, Tool } from '@typemcp/core';",
+          "import { EchoInput } from './echo.dto.js';",
+          "import { Settings } from './settings.js';",
+          '',
+          '@McpService()',
+          'export class PrefixService {',
+          '  constructor(private readonly settings: Settings) {}',
+          '',
+          "  @Tool({ description: 'The text after the configured prefix' })",
+          '  prefixed(input: EchoInput): string {',
+          '    return `${this.settings.prefix}${input.text}`;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(
+        files.index,
+        `${before.index.replace('[EchoService]', '[EchoService, PrefixService]')}import { PrefixService } from './prefix.service.js';\n`,
+      );
+      const provided = before.server
+        .replace('export const providers: Provider[] = [];', "export const providers: Provider[] = [{ provide: Settings, useValue: { prefix: '> ' } }];")
+        .replace(
+          "import { services } from './services/index.js';",
+          "import { services } from './services/index.js';\nimport { Settings } from './services/settings.js';",
+        );
+      expect(provided).toContain('useValue: { prefix');
+      writeFileSync(files.server, provided);
+      try {
+        expect(await typemcp(['add', 'tool', 'shout', '--service', 'PrefixService'], dir)).toMatchObject({ code: 0, stderr: '' });
+        const tested = await runJest(dir);
+        expect(tested.stderr).not.toContain('TYPEMCP_ERR_UNRESOLVED_DEPENDENCY');
+        expect(tested.stderr).toContain('PASS test/shout.tool.spec.ts');
+        expect(tested.stderr).toMatch(/Tests:\s+6 passed, 6 total/);
+        expect(tested.code).toBe(0);
+      } finally {
+        for (const file of ['src/services/settings.ts', 'src/services/prefix.service.ts', 'test/shout.tool.spec.ts'])
+          rmSync(path.join(dir, file), { force: true });
+        writeFileSync(files.index, before.index);
+        writeFileSync(files.server, before.server);
+      }
+    }, 60_000);
   }
 });
 

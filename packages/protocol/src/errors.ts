@@ -19,6 +19,8 @@ export const ProtocolErrorCode = {
   DuplicatePrompt: 'TYPEMCP_ERR_DUPLICATE_PROMPT',
   /** setMethodHandler/setNotificationHandler on a method the engine handles, without `{ replace: true }` (DefinitionError). */
   BuiltinMethod: 'TYPEMCP_ERR_BUILTIN_METHOD',
+  /** wrapMethodHandler on a method that has no handler (DefinitionError). */
+  NoMethodHandler: 'TYPEMCP_ERR_NO_METHOD_HANDLER',
   /** A resource template that is not a valid RFC 6570 template (DefinitionError). */
   InvalidUriTemplate: 'TYPEMCP_ERR_INVALID_URI_TEMPLATE',
   /** A 2026-07-28 handler's pending question after its request was answered with input_required (InputRequiredError). */

@@ -9,7 +9,7 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoValidator } from '../pipeline/dto-validator.js';
 import type { Interceptor, InterceptorCall } from './interceptor.interface.js';
 
-/** The feature a chain serves: what every call of it shares. */
+/** The feature a chain serves: what every call of it shares. @publicApi */
 export interface InterceptedFeature {
   readonly kind: InterceptorCall['kind'];
   readonly name: string;
@@ -49,7 +49,7 @@ class Call implements InterceptorCall {
   }
 }
 
-/** Calls the method with the input and request context of a call. */
+/** Calls the method with the input and request context of a call. @publicApi */
 export type Invoke = (input: unknown, rc: RequestContext) => unknown;
 
 type Step = (call: InterceptorCall) => Promise<unknown>;

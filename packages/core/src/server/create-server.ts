@@ -2,7 +2,16 @@
  * createServer(): builds every definition once from the decorator records, resolves service
  * instances through the container, binds them to a protocol engine, and serves it.
  */
-import { InvalidOptionError, ProtocolServer, serveStdio, UriTemplate, type StdioConnection, type StdioOptions, type StructuredLogger } from '@typemcp/protocol';
+import {
+  InvalidOptionError,
+  ProtocolServer,
+  serveStdio,
+  UriTemplate,
+  type RequestContext,
+  type StdioConnection,
+  type StdioOptions,
+  type StructuredLogger,
+} from '@typemcp/protocol';
 import { linkStartUp } from '@typemcp/protocol/internal';
 import { buildServiceDefinition } from '../builder/definition.builder.js';
 import { bindService, completionKey, type CompletionTable } from '../builder/service.binder.js';
@@ -11,6 +20,7 @@ import type { ContainerAdapter } from '../di/container-adapter.interface.js';
 import { TypediContainer } from '../di/typedi.container.js';
 import { HttpNotInstalledError, TelemetryNotInstalledError } from '../errors.js';
 import { duplicateName, invalidInterceptor, unknownCompletionTarget } from '../errors/definition-errors.js';
+import { InterceptorChain, type InterceptedFeature, type Invoke } from '../interceptors/interceptor-chain.js';
 import type { Interceptor } from '../interceptors/interceptor.interface.js';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
@@ -213,6 +223,18 @@ export class TypeMcpServer {
     }
     if (value === null || typeof value !== 'object' || typeof (value as Interceptor).intercept !== 'function') throw invalidInterceptor(where, ref);
     return value as Interceptor;
+  }
+
+  /**
+   * `invoke` wrapped in the server's global interceptors (`createServer({ interceptors })`), for a
+   * feature registered on the engine directly instead of by a service, such as a mounted server's
+   * (`@typemcp/gateway`): interceptors see `feature` as the call's kind, name, service and method,
+   * and `input` as the arguments (a resource's URI as `call.uri`). Without global interceptors it is
+   * `invoke` itself, made to return a promise.
+   */
+  withInterceptors(feature: InterceptedFeature, invoke: Invoke): (input: unknown, rc: RequestContext, uri?: string) => Promise<unknown> {
+    if (this.globalInterceptors.length === 0) return (input, rc) => new Promise((resolve) => resolve(invoke(input, rc)));
+    return InterceptorChain.compose(this.globalInterceptors, invoke, feature, this.validator);
   }
 
   /**

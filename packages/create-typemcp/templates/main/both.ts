@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = await loadConfig(AppConfig);
   const { values } = parseArgs({ options: { transport: { type: 'string', default: config.mcpTransport } } });
   // Start hooks (onInit) run before the first request; a failing one stops start-up here.
-  const server = createAppServer(config, createLogger(config));
+  const server = createAppServer({ config, logger: createLogger(config) });
   if (values.transport === 'stdio') {
     const connection = await server.listen({ transport: 'stdio' });
     // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered and

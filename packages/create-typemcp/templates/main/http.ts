@@ -12,7 +12,7 @@ import { createAppServer, httpOptions } from './server.js';
 async function main(): Promise<void> {
   const config = await loadConfig(AppConfig);
   // Start hooks (onInit) run before it listens; a failing one stops start-up here.
-  const listener = await createAppServer(config, createLogger(config)).listen(httpOptions(config));
+  const listener = await createAppServer({ config, logger: createLogger(config) }).listen(httpOptions(config));
   process.stderr.write(`{{name}}: serving MCP over Streamable HTTP at ${listener.url}\n`);
   // SIGTERM/SIGINT: /readyz turns 503, the server drains for DRAIN_MS (new sessions are refused,
   // requests in flight finish), closes, runs the stop hooks (onDestroy) and exits 0.

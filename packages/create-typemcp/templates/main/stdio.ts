@@ -12,7 +12,7 @@ import { createAppServer } from './server.js';
 async function main(): Promise<void> {
   const config = await loadConfig(AppConfig);
   // Start hooks (onInit) run before the first request; a failing one stops start-up here.
-  const connection = await createAppServer(config, createLogger(config)).listen({ transport: 'stdio' });
+  const connection = await createAppServer({ config, logger: createLogger(config) }).listen({ transport: 'stdio' });
   // listen() prints one line on stderr (stdout belongs to the protocol); `banner: false` silences it.
   // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered and the
   // stop hooks (onDestroy) ran. Exit explicitly: after a signal, the still-open stdin would keep

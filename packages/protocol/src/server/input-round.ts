@@ -138,6 +138,14 @@ export class InputRound {
     return question;
   }
 
+  /**
+   * The keys this round carries answers for: the retry's `inputResponses` (unchecked until a
+   * question with that key is asked) and, verified, the earlier rounds' in its `requestState`.
+   */
+  get answeredKeys(): readonly string[] {
+    return Object.keys(this.answers);
+  }
+
   /** True once the request was answered with `input_required` (or abandoned). */
   get released(): boolean {
     return this.waiting === undefined;

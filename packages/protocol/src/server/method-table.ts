@@ -53,6 +53,14 @@ export class MethodTable {
     if (this.hooks) this.dispatched.set(method, hookedHandler(installed, this.hooks));
   }
 
+  /** Replaces the handler of `method` by what `wrap` makes of it, under the same result decorators and hooks; false when it has none. */
+  wrap(method: string, wrap: (inner: MethodHandler) => MethodHandler): boolean {
+    const inner = this.undecorated.get(method) ?? this.handlers.get(method);
+    if (!inner) return false;
+    this.set(method, wrap(inner));
+    return true;
+  }
+
   /** Adds a method of extension `id`. */
   setExtensionMethod(id: string, method: string, handler: MethodHandler): void {
     this.extensionMethods.set(method, id);

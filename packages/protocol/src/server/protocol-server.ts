@@ -246,6 +246,16 @@ export class ProtocolServer implements ServerHost {
   }
 
   /**
+   * Replaces the handler of `method` (built-in or set) by what `wrap` makes of it, for code that
+   * adds behaviour around a method without rewriting it (a gateway watching `resources/subscribe`).
+   * Hooks keep running once per request. Throws a DefinitionError when `method` has no handler.
+   */
+  wrapMethodHandler(method: string, wrap: (inner: MethodHandler) => MethodHandler): void {
+    if (!this.methods.wrap(method, wrap))
+      throw new DefinitionError(ProtocolErrorCode.NoMethodHandler, `The method "${method}" has no handler to wrap; set one with setMethodHandler() first.`);
+  }
+
+  /**
    * Adds or replaces the handler of a client notification (unknown notifications are ignored).
    * Replacing `notifications/initialized` or `notifications/cancelled` takes `{ replace: true }`;
    * without it this throws a DefinitionError (`TYPEMCP_ERR_BUILTIN_METHOD`).
@@ -281,7 +291,7 @@ export class ProtocolServer implements ServerHost {
     return this.methods.get(method);
   }
 
-  /** @internal */
+  /** The handler of a client notification, set with `setNotificationHandler` or the engine's own, if any. */
   notificationHandler(method: string): NotificationHandler | undefined {
     return this.notifications.get(method);
   }

@@ -34,6 +34,8 @@ export interface CacheHint {
   cacheScope: 'public' | 'private';
 }
 
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
 /** @publicApi */
 export class RequestContext {
   private controller?: AbortController;
@@ -72,6 +74,16 @@ export class RequestContext {
 
   /** Caching hints a handler sets for its result (modern requests; server defaults fill the rest). */
   cacheHint?: Partial<CacheHint>;
+
+  /**
+   * A 2026-07-28 request's input keys: those its `inputResponses` answers (client input, not
+   * checked until a question with that key is asked) and those its verified `requestState`
+   * carries from earlier rounds; empty for any other request. Code that resumes work parked
+   * between rounds (a gateway relaying a 2025 upstream's question) finds it by these keys.
+   */
+  get inputKeys(): readonly string[] {
+    return this.round?.answeredKeys ?? NO_KEYS;
+  }
 
   /** Aborted when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {

@@ -25,7 +25,7 @@ describe('the OAuth-protected HTTP server', () => {
     const port = (http.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
     const config = await loadConfig(AppConfig, { env: { ...ENV, PORT: String(port) } });
-    mcp = createMcpExpressApp(createAppServer(config), { oauthProxy: oauthProxyFrom(config) });
+    mcp = createMcpExpressApp(createAppServer({ config }), { oauthProxy: oauthProxyFrom(config) });
     http.on('request', mcp.app);
   });
   afterAll(async () => {

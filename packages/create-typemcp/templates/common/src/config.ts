@@ -29,8 +29,12 @@ export class AppConfig {
   @IsBoolean() trustProxy = false;
   /** REQUEST_LOG: one log record per HTTP request (method, path, status, time; never a body or a token). */
   @IsBoolean() requestLog = true;
-  /** DRAIN_MS: after SIGTERM, how long the server keeps serving what it has (readiness 503) before it closes. */
-  @IsInt() @Min(0) drainMs = 5000;
+  /**
+   * DRAIN_MS: after SIGTERM, how long the server keeps serving what it has (readiness 503) before it
+   * closes: 5000 with NODE_ENV=production (a load balancer needs a moment to stop routing here), 0
+   * otherwise (`typemcp dev` restarts at once).
+   */
+  @IsInt() @Min(0) drainMs = process.env.NODE_ENV === 'production' ? 5000 : 0;
   // [/http]
   // [redis]
   /** REDIS_URL: Redis shared by every instance (sessions, streams, notifications); one instance alone without it. */

@@ -1,5 +1,5 @@
-/** Builds the server: main.ts serves it, and the tests build it the same way. */
-import { createServer, type StructuredLogger, type TypeMcpServer } from '@typemcp/core';
+/** Builds the server: main.ts serves it, and every test builds it with this same function. */
+import { createServer, type ClassType, type Provider, type StructuredLogger, type TypeMcpServer } from '@typemcp/core';
 // [http]
 import type { HttpListenOptions } from '@typemcp/core';
 import type {} from '@typemcp/http';
@@ -11,12 +11,35 @@ import { AppConfig } from './config.js';
 import { services } from './services/index.js';
 
 /**
- * The {{name}} MCP server, ready to `listen()`. `config` (default: every default of AppConfig) is
- * injectable into any service; `logger` is where the framework logs (main.ts passes one built
- * from LOG_LEVEL and LOG_FORMAT).
+ * What the services need that the DI container cannot build by itself: a database pool, an API
+ * client... e.g. `{ provide: Settings, useValue: loadSettings() }`. (AppConfig is always provided.)
  */
-export function createAppServer(config: AppConfig = new AppConfig(), logger?: StructuredLogger): TypeMcpServer {
-  return createServer({ name: '{{name}}', version: '0.1.0', services, logger, providers: [{ provide: AppConfig, useValue: config }] });
+export const providers: Provider[] = [];
+
+/** What main.ts and the tests may give: the configuration, a logger, some of the services only, fakes for some providers. */
+export interface AppServerOptions {
+  /** The configuration, injectable into any service (default: every default of AppConfig; main.ts passes loadConfig()'s). */
+  config?: AppConfig;
+  /** Where the framework logs (main.ts passes one built from LOG_LEVEL and LOG_FORMAT; none in tests). */
+  logger?: StructuredLogger;
+  /** The services to serve (default: every one of `services`). */
+  services?: ClassType[];
+  /** Providers that replace the app's own for the same `provide` (or add to them). */
+  providers?: Provider[];
+}
+
+/** The {{name}} MCP server, ready to `listen()`. */
+export function createAppServer(options: AppServerOptions = {}): TypeMcpServer {
+  const own: Provider[] = [{ provide: AppConfig, useValue: options.config ?? new AppConfig() }, ...providers];
+  const overrides = options.providers ?? [];
+  const replaced = new Set(overrides.map((provider) => provider.provide));
+  return createServer({
+    name: '{{name}}',
+    version: '0.1.0',
+    services: options.services ?? services,
+    logger: options.logger,
+    providers: [...own.filter((provider) => !replaced.has(provider.provide)), ...overrides],
+  });
 }
 // [http]
 

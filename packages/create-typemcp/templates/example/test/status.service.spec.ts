@@ -6,7 +6,7 @@ import { createAppServer } from '../src/server.js';
 
 describe('StatusService', () => {
   it('says when no database is configured (the server starts without one)', async () => {
-    const client = await createTestClient({ server: createAppServer(), closeServer: true });
+    const client = await createTestClient({ server: createAppServer({ services: [StatusService] }), closeServer: true });
     try {
       expect(textOf(await client.callTool('status', {}))).toBe('No database configured (set DATABASE_URL).');
     } finally {
@@ -16,7 +16,8 @@ describe('StatusService', () => {
 
   it("gives the database's time", async () => {
     const database = { now: async () => '2026-01-02T03:04:05.000Z' };
-    const client = await createTestClient({ services: [StatusService], providers: [{ provide: Database, useValue: database }] });
+    const server = createAppServer({ services: [StatusService], providers: [{ provide: Database, useValue: database }] });
+    const client = await createTestClient({ server, closeServer: true });
     try {
       expect(textOf(await client.callTool('status', {}))).toBe('The database answers; its time is 2026-01-02T03:04:05.000Z.');
     } finally {
