@@ -9,7 +9,7 @@ import {
 } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;

@@ -49,7 +49,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'redis', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'redis', 'gateway', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
@@ -69,6 +69,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual([
       'typemcp-cli-0.1.0.tgz',
       'typemcp-core-0.1.0.tgz',
+      'typemcp-gateway-0.1.0.tgz',
       'typemcp-http-0.1.0.tgz',
       'typemcp-protocol-0.1.0.tgz',
       'typemcp-redis-0.1.0.tgz',

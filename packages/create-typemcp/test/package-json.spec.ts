@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
 import { EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
 
-const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', redis: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
+const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', redis: '0.1.0', gateway: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
 
 it('pins exactly the versions package-lock.json holds for this repository', () => {
   const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
@@ -50,7 +50,7 @@ it('builds the schema manifest after compiling, except for an HTTP-only server b
 
 it('points every @typemcp/* package, direct or not, at the vendored tarballs with --from', () => {
   const file = (n: string) => `file:vendor/typemcp-${n}-0.1.0.tgz`;
-  const sources = { protocol: file('protocol'), core: file('core'), http: file('http'), redis: file('redis'), testing: file('testing'), cli: file('cli') };
+  const sources = { protocol: file('protocol'), core: file('core'), http: file('http'), redis: file('redis'), gateway: file('gateway'), testing: file('testing'), cli: file('cli') };
   const pkg = buildPackageJson({ name: 'a', transport: 'http' }, sources);
   expect(pkg.dependencies['@typemcp/core']).toBe(file('core'));
   expect(pkg.overrides).toEqual({
@@ -58,6 +58,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     '@typemcp/core': file('core'),
     '@typemcp/http': file('http'),
     '@typemcp/redis': file('redis'),
+    '@typemcp/gateway': file('gateway'),
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
