@@ -1,9 +1,15 @@
 /** The generated project's package.json. */
 import type { ProjectOptions } from './options.js';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from './versions.js';
+import {
+  DEPENDENCY_VERSIONS,
+  DEV_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+  PROXY_DEV_DEPENDENCY_VERSIONS,
+} from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'gateway' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;
@@ -61,12 +67,15 @@ function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions
  * @typemcp/* packages' own dependencies on each other use the same tarballs.
  */
 export function buildPackageJson(
-  options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth'>>,
+  options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth' | 'template' | 'redis'>>,
   sources: PackageSources,
 ): GeneratedPackageJson {
   const auth = options.auth ?? 'none';
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
+  if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
+  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set).
+  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS);
   const pkg: GeneratedPackageJson = {
     name: options.name,
     version: '0.1.0',
@@ -78,6 +87,7 @@ export function buildPackageJson(
     dependencies: sorted(dependencies),
     devDependencies: sorted({
       ...DEV_DEPENDENCY_VERSIONS,
+      ...(options.template === 'example' ? EXAMPLE_DEV_DEPENDENCY_VERSIONS : {}),
       ...(auth === 'proxy' ? PROXY_DEV_DEPENDENCY_VERSIONS : {}),
       '@typemcp/cli': sources.cli,
       '@typemcp/testing': sources.testing,

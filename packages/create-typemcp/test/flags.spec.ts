@@ -20,6 +20,11 @@ describe('parseFlags', () => {
     expect(parse('--transport', 'http', '--auth', 'proxy')).toEqual({ kind: 'run', flags: { transport: 'http', auth: 'proxy', yes: false } });
   });
 
+  it('refuses --redis for a stdio server', async () => {
+    expect(() => withDefaults({ yes: true, redis: true })).toThrow('--redis shares state between HTTP instances: add --transport http (or both)');
+    expect(withDefaults({ yes: true, redis: true, transport: 'http' })).toMatchObject({ redis: true });
+  });
+
   it('refuses an unknown transport or template and an unknown flag', () => {
     expect(parse('--transport', 'websocket')).toEqual({
       kind: 'exit',
@@ -88,9 +93,16 @@ describe('run, unattended', () => {
     expect(err).toBe('');
     const dir = path.join(cwd, 'srv');
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg.dependencies).toEqual({ '@typemcp/core': '0.1.0', '@typemcp/http': '0.1.0', 'class-transformer': '0.5.1', 'class-validator': '0.15.1' });
-    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain("listen({ transport: 'http', port, host: values.host })");
+    expect(pkg.dependencies).toEqual({
+      '@typemcp/core': '0.1.0',
+      '@typemcp/http': '0.1.0',
+      'class-transformer': '0.5.1',
+      'class-validator': '0.15.1',
+      pino: '10.4.0',
+    });
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain('.listen(httpOptions(config))');
     expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("name: 'srv',\n    version: '0.1.0',\n    services: options.services ?? services,");
+    expect(existsSync(path.join(dir, 'Dockerfile'))).toBe(true);
     expect(existsSync(path.join(dir, 'src/services/echo.service.ts'))).toBe(true);
     expect(existsSync(path.join(dir, '.gitignore'))).toBe(true);
     expect(existsSync(path.join(dir, '.git'))).toBe(false);

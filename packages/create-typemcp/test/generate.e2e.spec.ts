@@ -49,7 +49,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'gateway', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'redis', 'gateway', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
@@ -69,8 +69,10 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual([
       'typemcp-cli-0.1.0.tgz',
       'typemcp-core-0.1.0.tgz',
+      'typemcp-gateway-0.1.0.tgz',
       'typemcp-http-0.1.0.tgz',
       'typemcp-protocol-0.1.0.tgz',
+      'typemcp-redis-0.1.0.tgz',
       'typemcp-testing-0.1.0.tgz',
     ]);
     // The install printed nothing that looks wrong (npm's own output, shown when it fails, is checked by running it again).
@@ -86,7 +88,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     const { project } = readmeBlock();
     expect(project).toEqual(['npm test', 'npm run build && npx typemcp list', `npx typemcp call greet --args '{"name":"Ada"}'`, 'npm run dev']);
     const tested = await sh('sh', ['-c', project[0]!], dir);
-    expect(tested.output).toMatch(/Tests:\s+8 passed, 8 total/);
+    expect(tested.output).toMatch(/Tests:\s+10 passed, 10 total/);
     expect(tested.code).toBe(0);
     const listed = await sh('sh', ['-c', project[1]!], dir);
     expect(listed.output).toMatch(/typemcp build: wrote dist\/typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)/);
@@ -118,9 +120,12 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     await client.connect(transport);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'my-server', version: '0.1.0' });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'status']);
       const result = (await client.callTool({ name: 'greet', arguments: { name: 'Ada', language: 'es' } })) as CallToolResult;
       expect(result.content).toEqual([{ type: 'text', text: 'Hola, Ada!' }]);
+      // Without DATABASE_URL the example starts without a database and says so.
+      const status = (await client.callTool({ name: 'status', arguments: {} })) as CallToolResult;
+      expect(status.content).toEqual([{ type: 'text', text: 'No database configured (set DATABASE_URL).' }]);
     } finally {
       await client.close();
     }

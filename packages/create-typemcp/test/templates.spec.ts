@@ -4,7 +4,7 @@
  * template over stdio is built, tested and served in generate.e2e.spec.ts. A project protected by
  * the OAuth proxy type-checks, passes its tests, and its local identity provider starts.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -13,10 +13,15 @@ import { PassThrough } from 'node:stream';
 import { jest as runJest, removeProject, ROOT, typecheck, typemcp } from '../../cli/test/support/project';
 import { run } from '../src/index';
 
-async function generate(template: 'example' | 'blank', transport: 'stdio' | 'http' | 'both', auth: 'none' | 'proxy' = 'none'): Promise<string> {
+async function generate(
+  template: 'example' | 'blank',
+  transport: 'stdio' | 'http' | 'both',
+  auth: 'none' | 'proxy' = 'none',
+  ...more: string[]
+): Promise<string> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'create-typemcp-'));
   const io = { out: { stream: new PassThrough().resume(), isTTY: false }, err: (text: string) => void process.stderr.write(text), interactive: false, cwd };
-  expect(await run(['app', '--template', template, '--transport', transport, '--auth', auth, '--no-install', '--no-git'], io)).toBe(0);
+  expect(await run(['app', '--template', template, '--transport', transport, '--auth', auth, '--no-install', '--no-git', ...more], io)).toBe(0);
   const dir = path.join(cwd, 'app');
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
@@ -123,6 +128,50 @@ describe.each([
   }
 });
 
+describe('the example template over http with --redis: configuration, a database, a container', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await generate('example', 'http', 'none', '--redis');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('writes a Dockerfile, a .dockerignore and a compose file, and configuration for Redis and PostgreSQL', () => {
+    for (const file of ['Dockerfile', '.dockerignore', 'compose.yaml', 'src/config.ts', 'src/logger.ts', 'src/database.ts'])
+      expect(existsSync(path.join(dir, file))).toBe(true);
+    const config = readFileSync(path.join(dir, 'src/config.ts'), 'utf8');
+    expect(config).toContain('redisUrl?: string;');
+    expect(config).toContain('databaseUrl?: string;');
+    // Only the features the project has, and no feature marks.
+    expect(config).not.toMatch(/mcpTransport|oauthIssuer|\/\/ \[/);
+    expect(readFileSync(path.join(dir, 'Dockerfile'), 'utf8')).not.toMatch(/vendor|# \[/);
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain(
+      "state: config.redisUrl ? redisState({ url: config.redisUrl, prefix: 'app' }) : undefined,",
+    );
+  });
+
+  it('type-checks', async () => {
+    const checked = await typecheck(dir);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 30_000);
+
+  it('passes its tests (the status tool without a database)', async () => {
+    const tested = await runJest(dir);
+    expect(tested.stderr).toContain('PASS test/status.service.spec.ts');
+    expect(tested.code).toBe(0);
+  }, 60_000);
+});
+
+it('gives a stdio-only project no container and no HTTP settings', async () => {
+  const dir = await generate('blank', 'stdio');
+  try {
+    for (const file of ['Dockerfile', '.dockerignore', 'compose.yaml', 'src/database.ts']) expect(existsSync(path.join(dir, file))).toBe(false);
+    expect(readFileSync(path.join(dir, 'src/config.ts'), 'utf8')).not.toMatch(/\bport\b|allowedHosts|redisUrl|databaseUrl/);
+  } finally {
+    removeProject(dir);
+  }
+});
+
 describe('the blank template over http, protected by the OAuth proxy (--auth proxy)', () => {
   let dir: string;
   beforeAll(async () => {
@@ -132,8 +181,8 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
 
   it('reads the proxy options from the environment in its entry point, and documents the local setup', () => {
     const main = readFileSync(path.join(dir, 'src/main.ts'), 'utf8');
-    expect(main).toContain("import { oauthProxyFromEnv } from './auth.js';");
-    expect(main).toContain("listen({ transport: 'http', port, host: values.host, oauthProxy: oauthProxyFromEnv(port, values.host) })");
+    expect(main).toContain("import { oauthProxyFrom } from './auth.js';");
+    expect(main).toContain('.listen({ ...httpOptions(config), oauthProxy: oauthProxyFrom(config) })');
     const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
     expect(readme).toContain('## Protected with OAuth');
     expect(readme).toContain('OAUTH_ISSUER=http://127.0.0.1:9000 OAUTH_CLIENT_ID=app-dev OAUTH_CLIENT_SECRET=dev-secret-not-for-production npm start');
@@ -151,9 +200,10 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
     writeFileSync(
       path.join(dir, 'test/scoped.spec.ts'),
       [
-        "import { McpService, Tool } from '@typemcp/core';",
+        "import { loadConfig, McpService, Tool } from '@typemcp/core';",
         "import { createMcpExpressApp } from '@typemcp/http';",
-        "import { oauthProxyFromEnv } from '../src/auth.js';",
+        "import { oauthProxyFrom } from '../src/auth.js';",
+        "import { AppConfig } from '../src/config.js';",
         "import { createAppServer } from '../src/server.js';",
         '',
         '@McpService()',
@@ -163,8 +213,8 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
         '}',
         '',
         "it('serves a scoped tool behind the proxy and advertises its scope', async () => {",
-        "  const env = { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server' };",
-        "  const mcp = createMcpExpressApp(createAppServer({ services: [Notes] }), { oauthProxy: oauthProxyFromEnv(3000, '127.0.0.1', env) });",
+        "  const config = await loadConfig(AppConfig, { env: { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server' } });",
+        "  const mcp = createMcpExpressApp(createAppServer({ config, services: [Notes] }), { oauthProxy: oauthProxyFrom(config) });",
         "  expect(mcp.oauthProxy?.scopes).toEqual(['notes:write']);",
         '  await mcp.close(0);',
         '});',

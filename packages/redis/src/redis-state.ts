@@ -314,6 +314,11 @@ export class RedisState implements SharedState {
     return new RedisTaskStore((op) => this.run(op), this.prefix, options.maxTasksPerOwner);
   }
 
+  /** PING on the command connection within `commandTimeoutMs` (the subscriber's state is in health()): readiness of this instance. */
+  async ping(): Promise<void> {
+    await this.run((c) => c.ping());
+  }
+
   health(): SharedStateHealth {
     if (this.client.isReady && this.subscriber.isReady) return { ok: true, detail: 'redis: up' };
     return { ok: false, detail: `redis: unreachable, reconnecting${this.lastError ? ` (${this.lastError})` : ''}` };
