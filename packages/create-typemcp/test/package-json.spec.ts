@@ -50,7 +50,15 @@ it('builds the schema manifest after compiling, except for an HTTP-only server b
 
 it('points every @typemcp/* package, direct or not, at the vendored tarballs with --from', () => {
   const file = (n: string) => `file:vendor/typemcp-${n}-0.1.0.tgz`;
-  const sources = { protocol: file('protocol'), core: file('core'), http: file('http'), redis: file('redis'), gateway: file('gateway'), testing: file('testing'), cli: file('cli') };
+  const sources = {
+    protocol: file('protocol'),
+    core: file('core'),
+    http: file('http'),
+    redis: file('redis'),
+    gateway: file('gateway'),
+    testing: file('testing'),
+    cli: file('cli'),
+  };
   const pkg = buildPackageJson({ name: 'a', transport: 'http' }, sources);
   expect(pkg.dependencies['@typemcp/core']).toBe(file('core'));
   expect(pkg.overrides).toEqual({

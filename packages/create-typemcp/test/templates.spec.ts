@@ -214,7 +214,7 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
         '',
         "it('serves a scoped tool behind the proxy and advertises its scope', async () => {",
         "  const config = await loadConfig(AppConfig, { env: { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server' } });",
-        "  const mcp = createMcpExpressApp(createAppServer({ config, services: [Notes] }), { oauthProxy: oauthProxyFrom(config) });",
+        '  const mcp = createMcpExpressApp(createAppServer({ config, services: [Notes] }), { oauthProxy: oauthProxyFrom(config) });',
         "  expect(mcp.oauthProxy?.scopes).toEqual(['notes:write']);",
         '  await mcp.close(0);',
         '});',
