@@ -31,7 +31,7 @@ describe('typemcp add', () => {
       'created  test/get-forecast.service.spec.ts',
       'updated  src/services/index.ts',
     ]);
-    expect(readFileSync(path.join(dir, 'src/services/index.ts'), 'utf8')).toContain('[GreetingService, GetForecastService]');
+    expect(readFileSync(path.join(dir, 'src/services/index.ts'), 'utf8')).toContain('[GreetingService, StatusService, GetForecastService]');
 
     expect((await typemcp(['add', 'resource', 'forecast', '--service', 'GreetingService'], dir)).code).toBe(0);
     expect((await typemcp(['add', 'prompt', 'summarise', '--service', 'src/services/greeting.service.ts'], dir)).code).toBe(0);
@@ -46,7 +46,7 @@ describe('typemcp add', () => {
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
     const tested = await jest(dir);
-    expect(tested.stderr).toMatch(/Tests:\s+14 passed, 14 total/);
+    expect(tested.stderr).toMatch(/Tests:\s+16 passed, 16 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 

@@ -5,70 +5,13 @@
  * sent). While the server is down, requests get an error saying why at once; `typemcp dev` and its
  * server end with a signal, with stdin, and with the `npm run dev` that started them.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, makeProject, removeProject, typemcp } from './support/project';
-
-/** The processes under `pid`, children first (Linux `ps`). */
-function descendants(pid: number): number[] {
-  let out: string;
-  try {
-    out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-  return out
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => [Number(l), ...descendants(Number(l))]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Resolves with the exit code (or signal) of `child`, or rejects after `ms`. */
-function exitOf(child: ChildProcess, ms = 5000): Promise<number | string> {
-  return new Promise((resolve, reject) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode ?? child.signalCode!);
-    const timer = setTimeout(() => reject(new Error(`pid ${child.pid} still running after ${ms} ms`)), ms);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve(code ?? signal!);
-    });
-  });
-}
-
-/** Starts `command` in the project with piped stdio; `stderr()` is what it printed so far. */
-function launch(dir: string, command: string, args: string[], env?: NodeJS.ProcessEnv): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(command, args, { cwd: dir, stdio: 'pipe', env });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout!.resume();
-  return { child, stderr: () => stderr };
-}
-
-const text = (result: unknown) => (result as CallToolResult).content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { alive, descendants, exitOf, launch, text, until } from './support/processes';
+import { CLI, makeProject, pathWithTypemcp, removeProject, typemcp } from './support/project';
 
 describe('typemcp dev', () => {
   let dir: string;
@@ -131,21 +74,15 @@ describe('typemcp dev', () => {
     });
 
     it('when the npm run dev that started it is killed', async () => {
-      // An installed @typemcp/cli puts `typemcp` in node_modules/.bin. The workspace's own link is
-      // made by `npm ci` only when dist/bin.js already exists, which it does not on a clean clone
-      // (the build comes after the install), so the test puts the built command on PATH itself;
-      // tsc writes it without the executable bit npm gives an installed package's bin.
-      chmodSync(CLI, 0o755);
-      const bin = mkdtempSync(path.join(tmpdir(), 'typemcp-bin-'));
-      symlinkSync(CLI, path.join(bin, 'typemcp'));
-      const npm = launch(dir, 'npm', ['run', 'dev'], { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` });
+      const bin = pathWithTypemcp();
+      const npm = launch(dir, 'npm', ['run', 'dev'], { ...process.env, PATH: bin.PATH });
       // npm, its shell and a cold swc load before the first line: slow on a loaded 2-core machine.
       await until('typemcp dev to start the server', () => npm.stderr().includes('[typemcp dev] running'), 40_000);
       const tree = await until('the server process', () => descendants(npm.child.pid!).length >= 3 && descendants(npm.child.pid!));
       npm.child.kill('SIGTERM');
       await exitOf(npm.child);
       await until(`${tree.join(', ')} to exit`, () => tree.every((pid) => !alive(pid)));
-      rmSync(bin, { recursive: true, force: true });
+      rmSync(bin.dir, { recursive: true, force: true });
     }, 60_000);
   });
 

@@ -30,30 +30,36 @@ function startProxy(args: string[]) {
 }
 
 it('serves the upstream with a rate limit, a request log, Origin checks and /health, and exits 0 on SIGTERM', async () => {
-  const proxy = startProxy(['--rate-limit', '3', '--log']);
-  const url = await proxy.url;
-  expect(proxy.stderr()).toContain('typemcp proxy: serving typemcp-everything (modern) on Streamable HTTP at');
-  expect((await fetch(new URL('/health', url))).status).toBe(200);
-  const client = new Client({ name: 'proxy-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
-  expect(result.content).toEqual([{ type: 'text', text: '4' }]);
-  const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{}',
-    });
-    statuses.push(res.status);
-    await res.body?.cancel();
+  // The SDK client's own start (initialize, initialized, the GET stream) and one call take 4 tokens
+  // within a few ms: the bucket holds 5, so the client gets through and the burst below does not.
+  const proxy = startProxy(['--rate-limit', '5', '--log']);
+  try {
+    const url = await proxy.url;
+    expect(proxy.stderr()).toContain('typemcp proxy: serving typemcp-everything (modern) on Streamable HTTP at');
+    expect((await fetch(new URL('/health', url))).status).toBe(200);
+    const client = new Client({ name: 'proxy-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const result = await client.callTool({ name: 'add', arguments: { a: 2, b: 2 } });
+    expect(result.content).toEqual([{ type: 'text', text: '4' }]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toContain(429);
+    const foreign = await fetch(url, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+    await client.close();
+    expect(await proxy.stop()).toBe(0);
+    expect(proxy.stderr()).toMatch(/"status":429/);
+  } finally {
+    await proxy.stop(); // a failed expectation must not leave the proxy (and jest) running
   }
-  expect(statuses).toContain(429);
-  const foreign = await fetch(url, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
-  expect(foreign.status).toBe(403);
-  await client.close();
-  expect(await proxy.stop()).toBe(0);
-  expect(proxy.stderr()).toMatch(/"status":429/);
 }, 60_000);
 
 it('refuses a command line without an upstream, or with two', async () => {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { formatListing, formatToolResult, installAdvice, itemNames, parseToolArgs } from '../src/index';
 import { uriScheme } from '../src/add/names';
 import { loadTypeScript, SourceEditor } from '../src/add/source-editor';
-import { crashLine } from '../src/dev/dev-server';
+import { crashLine } from '../src/dev/dev-log';
 import { formatSwcError } from '../src/dev/register';
 import { StdioRelay } from '../src/dev/stdio-relay';
 import { PassThrough } from 'node:stream';

@@ -57,6 +57,12 @@ export const CoreErrorCode = {
   HttpNotInstalled: 'TYPEMCP_ERR_HTTP_NOT_INSTALLED',
   /** createServer({ telemetry }) without @typemcp/otel or @opentelemetry/api installed (TelemetryNotInstalledError). */
   TelemetryNotInstalled: 'TYPEMCP_ERR_TELEMETRY_NOT_INSTALLED',
+  /** @ReadinessCheck() with a timeoutMs that is not a positive integer, or on something that is not a method (DefinitionError). */
+  InvalidReadinessCheck: 'TYPEMCP_ERR_INVALID_READINESS_CHECK',
+  /** A configuration class whose environment does not pass its validation (ConfigurationError). */
+  InvalidConfiguration: 'TYPEMCP_ERR_INVALID_CONFIGURATION',
+  /** Warning: a class with a `destroy()` method and no `onDestroy()`: still called on close, deprecated. */
+  DeprecatedDestroy: 'TYPEMCP_WARN_DEPRECATED_DESTROY',
   /** Warning: an @McpService() class no server serves. */
   UnservedService: 'TYPEMCP_WARN_UNSERVED_SERVICE',
   /** Warning: a schema manifest (typemcp.manifest.json) that does not match the running code, ignored. */

@@ -7,10 +7,15 @@ import 'reflect-metadata';
 
 export { Complete } from './decorators/complete.decorator.js';
 export { Description } from './decorators/description.decorator.js';
+export { Env } from './config/env.decorator.js';
+export { loadConfig, type LoadConfigOptions } from './config/load-config.js';
+export { ConfigurationError, type ConfigurationProblem } from './config/configuration.error.js';
 export { Nullable } from './decorators/nullable.decorator.js';
 export { Injectable } from './decorators/injectable.decorator.js';
 export { McpService } from './decorators/mcp-service.decorator.js';
 export { Prompt } from './decorators/prompt.decorator.js';
+export { ReadinessCheck } from './decorators/readiness-check.decorator.js';
+export type { HealthCheck, OnDestroy, OnInit, ReadinessCheckOptions } from './lifecycle/lifecycle.interfaces.js';
 export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';

@@ -12,6 +12,7 @@ export interface Flags {
   install?: boolean;
   git?: boolean;
   from?: string;
+  redis?: boolean;
   /** Accept the default answer to every question not answered by a flag. */
   yes: boolean;
 }
@@ -32,6 +33,7 @@ export function createProgram(version: string): Command {
     .option('--no-install', 'do not run npm install')
     .option('--git', 'initialise a git repository with a first commit (default)')
     .option('--no-git', 'do not initialise a git repository')
+    .option('--redis', 'run several instances on Redis shared state (HTTP only): REDIS_URL, and a compose.yaml with three instances and Redis')
     .option('--from <checkout>', 'use the @typemcp/* packages of a local, built TypeMCP checkout (packed into vendor/)')
     .option('-y, --yes', 'use the default for everything not given as a flag; never ask', false)
     .version(version, '-v, --version')
@@ -58,7 +60,7 @@ export function parseFlags(argv: string[], version: string): ParsedArgs {
   }
   const o = program.opts<Omit<Flags, 'directory'>>();
   const flags: Flags = { directory: program.args[0], yes: Boolean(o.yes) };
-  for (const key of ['name', 'transport', 'template', 'auth', 'install', 'git', 'from'] as const) {
+  for (const key of ['name', 'transport', 'template', 'auth', 'install', 'git', 'from', 'redis'] as const) {
     if (o[key] !== undefined) Object.assign(flags, { [key]: o[key] });
   }
   return { kind: 'run', flags };

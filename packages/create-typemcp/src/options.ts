@@ -32,6 +32,11 @@ export interface ProjectOptions {
   template: Template;
   /** How the HTTP server is protected (`none` for stdio). */
   auth: Auth;
+  /**
+   * Several instances on Redis shared state (HTTP only): `@typemcp/redis`, REDIS_URL in the
+   * configuration, and a compose.yaml with three instances and Redis.
+   */
+  redis?: boolean;
   /** Run `npm install` in the new project. */
   install: boolean;
   /** Run `git init` and make a first commit (skipped inside an existing git work tree). */

@@ -1,9 +1,15 @@
 /** The generated project's package.json. */
 import type { ProjectOptions } from './options.js';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from './versions.js';
+import {
+  DEPENDENCY_VERSIONS,
+  DEV_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+  PROXY_DEV_DEPENDENCY_VERSIONS,
+} from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;
@@ -20,7 +26,17 @@ export interface GeneratedPackageJson {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   overrides?: Record<string, string>;
+  allowScripts: Record<string, boolean>;
 }
+
+/**
+ * npm's `allowScripts` (npm 11 warns about every install script it does not cover): neither
+ * script is needed. @swc/core's postinstall only checks its native binary, which comes as an
+ * optional dependency (and else installs @swc/wasm from the network); @parcel/watcher's (Jest's
+ * file watcher) builds from source only when asked to, its prebuilt binaries also come as optional
+ * dependencies.
+ */
+export const ALLOW_SCRIPTS = { '@parcel/watcher': false, '@swc/core': false } as const;
 
 function sorted(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
@@ -51,12 +67,15 @@ function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions
  * @typemcp/* packages' own dependencies on each other use the same tarballs.
  */
 export function buildPackageJson(
-  options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth'>>,
+  options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth' | 'template' | 'redis'>>,
   sources: PackageSources,
 ): GeneratedPackageJson {
   const auth = options.auth ?? 'none';
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
+  if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
+  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set).
+  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS);
   const pkg: GeneratedPackageJson = {
     name: options.name,
     version: '0.1.0',
@@ -68,10 +87,12 @@ export function buildPackageJson(
     dependencies: sorted(dependencies),
     devDependencies: sorted({
       ...DEV_DEPENDENCY_VERSIONS,
+      ...(options.template === 'example' ? EXAMPLE_DEV_DEPENDENCY_VERSIONS : {}),
       ...(auth === 'proxy' ? PROXY_DEV_DEPENDENCY_VERSIONS : {}),
       '@typemcp/cli': sources.cli,
       '@typemcp/testing': sources.testing,
     }),
+    allowScripts: { ...ALLOW_SCRIPTS },
   };
   if (Object.values(sources).some((s) => s.startsWith('file:'))) {
     pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));

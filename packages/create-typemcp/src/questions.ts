@@ -27,6 +27,7 @@ export function withDefaults(flags: Flags): ProjectOptions {
   const transport = flags.transport ?? DEFAULTS.transport;
   const auth = flags.auth ?? DEFAULTS.auth;
   if (auth !== 'none' && transport === 'stdio') throw new Error(`--auth ${auth} protects an HTTP server: add --transport http (or both)`);
+  if (flags.redis && transport === 'stdio') throw new Error('--redis shares state between HTTP instances: add --transport http (or both)');
   return {
     directory,
     name,
@@ -36,6 +37,7 @@ export function withDefaults(flags: Flags): ProjectOptions {
     install: flags.install ?? DEFAULTS.install,
     git: flags.git ?? DEFAULTS.git,
     ...(flags.from ? { from: flags.from } : {}),
+    ...(flags.redis ? { redis: true } : {}),
   };
 }
 

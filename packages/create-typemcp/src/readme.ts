@@ -9,7 +9,12 @@ function layout(template: ProjectOptions['template']): string {
     '| Path | What |',
     '| --- | --- |',
     '| `src/main.ts` | The entry point: serves the server over the transport. |',
-    "| `src/server.ts` | `createAppServer()`: the server's name, version and services. |",
+    "| `src/server.ts` | `createAppServer()`: the server's name, version, services and `providers` (what the services need that the DI container cannot build: configuration, clients). `main.ts` and every test build the server with it. |",
+    '| `src/config.ts` | `AppConfig`: every setting, read from the environment and `.env` at start-up. |',
+    '| `src/logger.ts` | The log: JSON lines on stderr with `NODE_ENV=production`, readable lines otherwise. |',
+    ...(template === 'example'
+      ? ['| `src/database.ts` | A PostgreSQL pool (when `DATABASE_URL` is set), opened by `onInit()`, closed by `onDestroy()`, checked by `/readyz`. |']
+      : []),
     '| `src/services/index.ts` | The list of services; `typemcp add` registers new ones here. |',
     `| \`src/services/${service}.service.ts\` | An \`@McpService()\` class: its decorated methods are what clients see. |`,
     `| \`src/services/${service}.dto.ts\` | class-validator DTOs: the JSON Schemas clients see and the validation of their input. |`,
@@ -53,11 +58,19 @@ function connect(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
 }
 
 function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
+  const http = `\`${options.transport === 'both' ? 'npm run dev:http' : 'npm run dev'}\` restarts the server on each change and keeps \`${DEFAULT_HTTP_URL}\` open: a client connected there keeps its session across restarts and is told that the lists changed.`;
   if (options.transport === 'http') {
     return [
       '## Develop with a client connected',
       '',
-      `\`npm run dev\` restarts the server on each change; point the client at \`${DEFAULT_HTTP_URL}\` and reconnect after a restart.`,
+      http,
+      '',
+      'A stdio client (Claude Desktop, an IDE) starts `npx typemcp dev --bridge` in this folder instead: it runs the server the same way and',
+      "relays the client's messages to its HTTP endpoint. VS Code (`.vscode/mcp.json`):",
+      '',
+      '```json',
+      json({ servers: { [`${options.name}-dev`]: { type: 'stdio', command: 'npx', args: ['typemcp', 'dev', '--bridge'], cwd: '${workspaceFolder}' } } }),
+      '```',
     ].join('\n');
   }
   return [
@@ -70,6 +83,7 @@ function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): str
     '```json',
     json({ servers: { [`${options.name}-dev`]: { type: 'stdio', command: 'npx', args: ['typemcp', 'dev'], cwd: '${workspaceFolder}' } } }),
     '```',
+    ...(options.transport === 'both' ? ['', http] : []),
   ].join('\n');
 }
 
@@ -87,7 +101,7 @@ provider, and gives the client its own tokens for this server. \`src/auth.ts\` r
 | \`OAUTH_ISSUER\` | The provider's issuer URL (its endpoints are discovered). |
 | \`OAUTH_CLIENT_ID\`, \`OAUTH_CLIENT_SECRET\` | The client you registered at the provider for this server, with the redirect URI \`<PUBLIC_URL>/oauth/callback\`. |
 | \`OAUTH_SCOPES\` | What to ask the provider for (default \`openid\`). |
-| \`MCP_SCOPES\` | The scopes this server's tokens may carry (default none). |
+| \`MCP_SCOPES\` | The scopes this server's tokens may carry (default: every scope the services declare; a list that leaves one out stops start-up). |
 | \`PUBLIC_URL\` | Where clients reach the server (default \`http://127.0.0.1:3000\`); https in production. |
 
 ### Try it locally
@@ -108,8 +122,40 @@ and the client is connected. \`test/auth.spec.ts\` checks the protection without
 `;
 }
 
+/** How the project is configured and, served over HTTP, deployed. */
+function deploying(options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'redis'>>): string {
+  const settings = `## Configuration
+
+Every setting is a property of \`AppConfig\` (\`src/config.ts\`), read from the environment and from
+\`.env\` (never committed; a variable the environment has wins) when the server starts: \`logLevel\`
+from \`LOG_LEVEL\`, and so on. A bad or missing value stops start-up with one line per variable
+(never its value). Inject \`AppConfig\` into any service through its constructor.
+`;
+  if (options.transport === 'stdio') return settings;
+  return `${settings}
+## Deploying
+
+- \`GET /livez\` (liveness) and \`GET /readyz\` (readiness: 200 when the start hooks ran and every
+  \`@ReadinessCheck()\` passes, 503 otherwise and while draining) are the probes.
+- \`HOST=0.0.0.0\` needs \`ALLOWED_HOSTS\` (the Host names clients use) or \`PUBLIC_URL\`; behind a
+  TLS-terminating proxy set \`PUBLIC_URL=https://...\` (or \`TRUST_PROXY=true\` when it sets
+  \`X-Forwarded-Proto\` and \`X-Forwarded-Host\`).
+- On SIGTERM the server drains for \`DRAIN_MS\` (readiness 503, new sessions refused with
+  \`Retry-After\`, requests in flight finish), runs the stop hooks and exits 0.
+- The \`Dockerfile\` builds an image on \`node:24-slim\` (run \`npm install\` once first: it copies
+  \`package-lock.json\`): \`docker build -t ${options.name} .\` then
+  \`docker run -p 3000:3000 -e ALLOWED_HOSTS=localhost ${options.name}\`.${
+    options.redis
+      ? `
+- \`compose.yaml\` runs three instances on one Redis (\`REDIS_URL\`): \`docker compose up --build\`, ports
+  3001 to 3003, behind the load balancer of your choice.`
+      : ''
+  }
+`;
+}
+
 /** README.md of a new project. */
-export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'> & Partial<Pick<ProjectOptions, 'auth'>>): string {
+export function readme(options: Pick<ProjectOptions, 'name' | 'transport' | 'template'> & Partial<Pick<ProjectOptions, 'auth' | 'redis'>>): string {
   const url = options.transport === 'http' ? ` --url ${DEFAULT_HTTP_URL}` : '';
   const transport = { stdio: 'stdio', http: 'Streamable HTTP', both: 'stdio (or Streamable HTTP with `--transport http`)' }[options.transport];
   return `# ${options.name}
@@ -139,6 +185,7 @@ npx typemcp add prompt summarise --service ${options.template === 'example' ? 'G
 
 Each command writes code that compiles and a test that passes; edit both to do the real work.
 
+${deploying(options)}
 ## Connect a client
 
 ${connect(options)}

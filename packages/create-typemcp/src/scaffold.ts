@@ -1,19 +1,22 @@
 /** Writes the project's files from the templates folder of this package. */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { featuresOf, selectFeatures } from './features.js';
 import type { ProjectOptions } from './options.js';
 
 /** The templates folder shipped with this package (`templates/` beside `dist/`). */
 export const TEMPLATES_DIR = path.resolve(__dirname, '..', 'templates');
 
 /** npm never publishes a file named `.gitignore`, so the template is stored as `_gitignore`. */
-const RENAMES: Record<string, string> = { _gitignore: '.gitignore' };
+const RENAMES: Record<string, string> = { _gitignore: '.gitignore', _dockerignore: '.dockerignore' };
 
-function fill(text: string, options: Pick<ProjectOptions, 'name'>): string {
-  return text.replaceAll('{{name}}', options.name);
+type FillOptions = Pick<ProjectOptions, 'name'> & { features: ReadonlySet<string> };
+
+function fill(text: string, options: FillOptions): string {
+  return selectFeatures(text, options.features).replaceAll('{{name}}', options.name);
 }
 
-function copyTree(from: string, to: string, options: Pick<ProjectOptions, 'name'>, written: string[], root: string): void {
+function copyTree(from: string, to: string, options: FillOptions, written: string[], root: string): void {
   for (const entry of readdirSync(from).sort()) {
     const source = path.join(from, entry);
     const target = path.join(to, RENAMES[entry] ?? entry);
@@ -32,20 +35,15 @@ export function writeFile(file: string, content: string): void {
   writeFileSync(file, content);
 }
 
-const LISTEN_HTTP = "listen({ transport: 'http', port, host";
-const IMPORT_SERVER = "import { createAppServer } from './server.js';\n";
+const LISTEN_HTTP = '.listen(httpOptions(config))';
+const IMPORT_SERVER = "import { createAppServer, httpOptions } from './server.js';\n";
 
 /** The HTTP entry point, protected by the OAuth proxy configured from the environment (src/auth.ts). */
 function withOAuthProxy(entry: string): string {
   if (!entry.includes(LISTEN_HTTP) || !entry.includes(IMPORT_SERVER)) throw new Error('templates/main: the HTTP listen() call or the server import changed');
-  const protectedEntry = entry
-    .replace(IMPORT_SERVER, `import { oauthProxyFromEnv } from './auth.js';\n${IMPORT_SERVER}`)
-    .replace(/listen\(\{ transport: 'http', port, host(: values\.host)? \}\)/, (_m, hostValue: string | undefined) => {
-      const h = hostValue ? 'values.host' : 'host';
-      return `listen({ transport: 'http', port, host${hostValue ?? ''}, oauthProxy: oauthProxyFromEnv(port, ${h}) })`;
-    });
-  if (!protectedEntry.includes('oauthProxy: oauthProxyFromEnv(')) throw new Error('templates/main: the HTTP listen() call changed');
-  return protectedEntry;
+  return entry
+    .replace(IMPORT_SERVER, `import { oauthProxyFrom } from './auth.js';\n${IMPORT_SERVER}`)
+    .replace(LISTEN_HTTP, '.listen({ ...httpOptions(config), oauthProxy: oauthProxyFrom(config) })');
 }
 
 /**
@@ -54,13 +52,17 @@ function withOAuthProxy(entry: string): string {
  */
 export function scaffold(
   projectDir: string,
-  options: Pick<ProjectOptions, 'name' | 'template' | 'transport'> & Partial<Pick<ProjectOptions, 'auth'>>,
+  given: Pick<ProjectOptions, 'name' | 'template' | 'transport'> & Partial<Pick<ProjectOptions, 'auth' | 'redis' | 'from'>>,
 ): string[] {
   const written: string[] = [];
+  const options: FillOptions = { name: given.name, features: featuresOf(given) };
   copyTree(path.join(TEMPLATES_DIR, 'common'), projectDir, options, written, projectDir);
-  copyTree(path.join(TEMPLATES_DIR, options.template), projectDir, options, written, projectDir);
-  let entry = fill(readFileSync(path.join(TEMPLATES_DIR, 'main', `${options.transport}.ts`), 'utf8'), options);
-  if (options.auth === 'proxy') {
+  copyTree(path.join(TEMPLATES_DIR, given.template), projectDir, options, written, projectDir);
+  // A container for an HTTP server (Dockerfile, .dockerignore), and three of them on Redis (compose.yaml).
+  if (given.transport !== 'stdio') copyTree(path.join(TEMPLATES_DIR, 'container'), projectDir, options, written, projectDir);
+  if (given.redis) copyTree(path.join(TEMPLATES_DIR, 'redis'), projectDir, options, written, projectDir);
+  let entry = fill(readFileSync(path.join(TEMPLATES_DIR, 'main', `${given.transport}.ts`), 'utf8'), options);
+  if (given.auth === 'proxy') {
     copyTree(path.join(TEMPLATES_DIR, 'auth-proxy'), projectDir, options, written, projectDir);
     entry = withOAuthProxy(entry);
   }

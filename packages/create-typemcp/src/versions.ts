@@ -8,6 +8,17 @@
 export const DEPENDENCY_VERSIONS = {
   'class-transformer': '0.5.1',
   'class-validator': '0.15.1',
+  pino: '10.4.0',
+} as const;
+
+/** Runtime dependencies of the example template: its Database's PostgreSQL client. */
+export const EXAMPLE_DEPENDENCY_VERSIONS = {
+  pg: '8.23.1',
+} as const;
+
+/** Development dependencies of the example template. */
+export const EXAMPLE_DEV_DEPENDENCY_VERSIONS = {
+  '@types/pg': '8.23.1',
 } as const;
 
 /** Development dependencies of every generated project (besides @typemcp/*). */
@@ -17,6 +28,8 @@ export const DEV_DEPENDENCY_VERSIONS = {
   '@types/jest': '30.0.0',
   '@types/node': '20.19.43',
   jest: '30.5.2',
+  // LOG_FORMAT=pretty (the default outside production); production logs JSON lines without it.
+  'pino-pretty': '13.2.0',
   typescript: '6.0.3',
 } as const;
 

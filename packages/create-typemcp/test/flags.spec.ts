@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseFlags, resolveOptions, run, withDefaults, type RunIo } from '../src/index';
 import { packageNameFrom } from '../src/names';
+import { VENDORED } from '../src/vendor';
 
 describe('parseFlags', () => {
   const parse = (...argv: string[]) => parseFlags(argv, '9.9.9');
@@ -17,6 +18,11 @@ describe('parseFlags', () => {
     });
     expect(parse('--install', '--no-git')).toEqual({ kind: 'run', flags: { install: true, git: false, yes: false } });
     expect(parse('--transport', 'http', '--auth', 'proxy')).toEqual({ kind: 'run', flags: { transport: 'http', auth: 'proxy', yes: false } });
+  });
+
+  it('refuses --redis for a stdio server', async () => {
+    expect(() => withDefaults({ yes: true, redis: true })).toThrow('--redis shares state between HTTP instances: add --transport http (or both)');
+    expect(withDefaults({ yes: true, redis: true, transport: 'http' })).toMatchObject({ redis: true });
   });
 
   it('refuses an unknown transport or template and an unknown flag', () => {
@@ -87,9 +93,16 @@ describe('run, unattended', () => {
     expect(err).toBe('');
     const dir = path.join(cwd, 'srv');
     const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    expect(pkg.dependencies).toEqual({ '@typemcp/core': '0.1.0', '@typemcp/http': '0.1.0', 'class-transformer': '0.5.1', 'class-validator': '0.15.1' });
-    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain("listen({ transport: 'http', port, host: values.host })");
-    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("createServer({ name: 'srv', version: '0.1.0', services })");
+    expect(pkg.dependencies).toEqual({
+      '@typemcp/core': '0.1.0',
+      '@typemcp/http': '0.1.0',
+      'class-transformer': '0.5.1',
+      'class-validator': '0.15.1',
+      pino: '10.4.0',
+    });
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain('.listen(httpOptions(config))');
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain("name: 'srv',\n    version: '0.1.0',\n    services: options.services ?? services,");
+    expect(existsSync(path.join(dir, 'Dockerfile'))).toBe(true);
     expect(existsSync(path.join(dir, 'src/services/echo.service.ts'))).toBe(true);
     expect(existsSync(path.join(dir, '.gitignore'))).toBe(true);
     expect(existsSync(path.join(dir, '.git'))).toBe(false);
@@ -126,7 +139,7 @@ describe('run, unattended', () => {
   it('removes what it wrote when it fails, and only that', async () => {
     // A checkout whose packages npm cannot pack: the files are written before packing fails.
     const checkout = path.join(cwd, 'broken-checkout');
-    for (const name of ['protocol', 'core', 'http', 'testing', 'cli']) {
+    for (const name of VENDORED) {
       mkdirSync(path.join(checkout, 'packages', name, 'dist'), { recursive: true });
       writeFileSync(path.join(checkout, 'packages', name, 'package.json'), '{ "name": ');
       writeFileSync(path.join(checkout, 'packages', name, 'dist', 'index.js'), '');

@@ -1,9 +1,9 @@
 /**
- * The whole path a newcomer takes, offline from this repository: create-typemcp (the built
- * command, unattended) with `--from` the repository root packs the workspace packages into the
- * project and installs; then the project's own `npm test` and `npm run build` pass, and the built
- * server answers the official SDK client over stdio, directly and through the installed
- * `typemcp` command.
+ * The whole path a newcomer takes, offline from this repository, as the README's "From nothing
+ * to a running server" block writes it: create-typemcp (the built command, `--from .` packs the
+ * workspace packages into the project, `--yes`: install, git) then, in the project, every line
+ * of the block as written (`npm test`, `npm run build && npx typemcp list`, `npx typemcp call`,
+ * `npm run dev`); the built server answers the official SDK client over stdio too.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CREATE = path.join(ROOT, 'packages/create-typemcp/dist/bin.js');
+
+/** The README's block, line by line without comments: what is run in the repository, then in the project. */
+function readmeBlock(): { repository: string[]; project: string[] } {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## From nothing to a running server of your own'));
+  const block = /```bash\n([\s\S]*?)```/.exec(section)![1]!;
+  const lines = block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+  const cd = lines.findIndex((l) => l.startsWith('cd '));
+  return { repository: lines.slice(0, cd), project: lines.slice(cd + 1) };
+}
 
 interface Ran {
   code: number | null;
@@ -37,51 +49,83 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'redis', 'gateway', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
-    dir = path.join(parent, 'weather-server');
+    dir = path.join(parent, 'my-server');
   });
   afterAll(() => rmSync(parent, { recursive: true, force: true }));
 
-  it('generates and installs a project from the local packages', async () => {
-    const created = await sh(process.execPath, [CREATE, 'weather-server', '--from', ROOT, '--transport', 'both', '--no-git'], parent);
+  it("generates and installs a project from the local packages with the README's command", async () => {
+    const { repository } = readmeBlock();
+    // The first line (install and build this repository) is what beforeAll checks was done.
+    expect(repository).toEqual(['npm install && npm run build', 'node packages/create-typemcp/dist/bin.js ../my-server --from . --yes']);
+    const created = await sh('sh', ['-c', repository[1]!.replace('../my-server', dir)], ROOT);
     expect(created).toMatchObject({ code: 0 });
+    expect(existsSync(path.join(dir, '.git'))).toBe(true);
     expect(created.output).toContain('Installed dependencies');
     expect(created.output).toContain(`"args": [\n        "${path.join(dir, 'dist', 'main.js')}"`);
     expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual([
       'typemcp-cli-0.1.0.tgz',
       'typemcp-core-0.1.0.tgz',
+      'typemcp-gateway-0.1.0.tgz',
       'typemcp-http-0.1.0.tgz',
       'typemcp-protocol-0.1.0.tgz',
+      'typemcp-redis-0.1.0.tgz',
       'typemcp-testing-0.1.0.tgz',
     ]);
+    // The install printed nothing that looks wrong (npm's own output, shown when it fails, is checked by running it again).
+    const again = await sh('npm', ['install', '--no-audit', '--no-fund'], dir);
+    expect(again.output).not.toMatch(/npm warn|EBADENGINE|install-scripts/i);
+    expect(again.code).toBe(0);
     const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     expect(lock).toContain('"resolved": "file:vendor/typemcp-protocol-0.1.0.tgz"');
     expect(lock).not.toMatch(/registry\.npmjs\.org\/@typemcp/);
-  }, 180_000);
+  }, 300_000);
 
-  it('passes its own tests', async () => {
-    const tested = await sh('npm', ['test'], dir);
-    expect(tested.output).toMatch(/Tests:\s+8 passed, 8 total/);
+  it("runs the README's lines in the project as written: the tests pass, the built server lists and answers, npm run dev serves", async () => {
+    const { project } = readmeBlock();
+    expect(project).toEqual(['npm test', 'npm run build && npx typemcp list', `npx typemcp call greet --args '{"name":"Ada"}'`, 'npm run dev']);
+    const tested = await sh('sh', ['-c', project[0]!], dir);
+    expect(tested.output).toMatch(/Tests:\s+10 passed, 10 total/);
     expect(tested.code).toBe(0);
-  }, 60_000);
+    const listed = await sh('sh', ['-c', project[1]!], dir);
+    expect(listed.output).toMatch(/typemcp build: wrote dist\/typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)/);
+    expect(listed.output).toContain('greet(name: string');
+    expect(listed.code).toBe(0);
+    expect(await sh('sh', ['-c', project[2]!], dir)).toEqual({ code: 0, output: 'Hello, Ada!\n' });
+    // npm run dev keeps running (in a terminal): it is up once the server says it serves, then stopped.
+    const dev = spawn('sh', ['-c', project[3]!], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    dev.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    dev.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise((resolve) => dev.once('exit', resolve));
+    try {
+      for (const deadline = Date.now() + 40_000; !output.includes('serving MCP over stdio');) {
+        if (Date.now() > deadline) throw new Error(`npm run dev did not start the server:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      process.kill(-dev.pid!, 'SIGTERM');
+      await exited;
+    }
+  }, 240_000);
 
-  it('builds, and the built server answers the official SDK client over stdio', async () => {
-    const built = await sh('npm', ['run', 'build'], dir);
-    expect(built).toMatchObject({ code: 0 });
-    expect(built.output).toMatch(/typemcp build: wrote dist\/typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)/);
+  it('the built server answers the official SDK client over stdio', async () => {
     const client = new Client({ name: 'e2e', version: '0.0.0' });
     const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/main.js'], cwd: dir, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await client.connect(transport);
     try {
-      expect(client.getServerVersion()).toMatchObject({ name: 'weather-server', version: '0.1.0' });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet']);
+      expect(client.getServerVersion()).toMatchObject({ name: 'my-server', version: '0.1.0' });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'status']);
       const result = (await client.callTool({ name: 'greet', arguments: { name: 'Ada', language: 'es' } })) as CallToolResult;
       expect(result.content).toEqual([{ type: 'text', text: 'Hola, Ada!' }]);
+      // Without DATABASE_URL the example starts without a database and says so.
+      const status = (await client.callTool({ name: 'status', arguments: {} })) as CallToolResult;
+      expect(status.content).toEqual([{ type: 'text', text: 'No database configured (set DATABASE_URL).' }]);
     } finally {
       await client.close();
     }

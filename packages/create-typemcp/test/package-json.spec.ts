@@ -2,21 +2,32 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
-import { PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
+import { EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
 
-const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
+const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', redis: '0.1.0', gateway: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
 
 it('pins exactly the versions package-lock.json holds for this repository', () => {
   const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-  for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS, ...PROXY_DEV_DEPENDENCY_VERSIONS })) {
+  for (const [name, version] of Object.entries({
+    ...DEPENDENCY_VERSIONS,
+    ...DEV_DEPENDENCY_VERSIONS,
+    ...PROXY_DEV_DEPENDENCY_VERSIONS,
+    ...EXAMPLE_DEPENDENCY_VERSIONS,
+    ...EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+  })) {
     expect(`${name}@${lock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
   }
   expect(generatorVersion()).toBe(require('../../core/package.json').version);
 });
 
+it('denies the install scripts this repository denies (npm 11 warns about each one not covered)', () => {
+  const root = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
+  expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).allowScripts).toEqual(root.allowScripts);
+});
+
 it('depends on @typemcp/http only when HTTP is served, and adds dev:http for both', () => {
   const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, registry);
-  expect(Object.keys(stdio.dependencies)).toEqual(['@typemcp/core', 'class-transformer', 'class-validator']);
+  expect(Object.keys(stdio.dependencies)).toEqual(['@typemcp/core', 'class-transformer', 'class-validator', 'pino']);
   expect(stdio.devDependencies).toMatchObject({ '@typemcp/cli': '0.1.0', '@typemcp/testing': '0.1.0', typescript: '6.0.3', jest: '30.5.2' });
   expect(stdio.scripts).toEqual({
     dev: 'typemcp dev',
@@ -39,13 +50,23 @@ it('builds the schema manifest after compiling, except for an HTTP-only server b
 
 it('points every @typemcp/* package, direct or not, at the vendored tarballs with --from', () => {
   const file = (n: string) => `file:vendor/typemcp-${n}-0.1.0.tgz`;
-  const sources = { protocol: file('protocol'), core: file('core'), http: file('http'), testing: file('testing'), cli: file('cli') };
+  const sources = {
+    protocol: file('protocol'),
+    core: file('core'),
+    http: file('http'),
+    redis: file('redis'),
+    gateway: file('gateway'),
+    testing: file('testing'),
+    cli: file('cli'),
+  };
   const pkg = buildPackageJson({ name: 'a', transport: 'http' }, sources);
   expect(pkg.dependencies['@typemcp/core']).toBe(file('core'));
   expect(pkg.overrides).toEqual({
     '@typemcp/protocol': file('protocol'),
     '@typemcp/core': file('core'),
     '@typemcp/http': file('http'),
+    '@typemcp/redis': file('redis'),
+    '@typemcp/gateway': file('gateway'),
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
@@ -59,4 +80,17 @@ it('adds a local identity provider (oidc-provider, `npm run idp`) only to a proj
   expect(proxied.devDependencies['oidc-provider']).toBe(PROXY_DEV_DEPENDENCY_VERSIONS['oidc-provider']);
   expect(proxied.scripts.idp).toBe('node scripts/dev-idp.mjs');
   expect(proxied.dependencies['@typemcp/http']).toBe('0.1.0');
+});
+
+it('adds the PostgreSQL client to the example (its Database) and @typemcp/redis with --redis', () => {
+  const example = buildPackageJson({ name: 'a', transport: 'http', template: 'example' }, registry);
+  expect(example.dependencies).toMatchObject({ pg: EXAMPLE_DEPENDENCY_VERSIONS.pg, pino: DEPENDENCY_VERSIONS.pino });
+  expect(example.devDependencies).toMatchObject({
+    '@types/pg': EXAMPLE_DEV_DEPENDENCY_VERSIONS['@types/pg'],
+    'pino-pretty': DEV_DEPENDENCY_VERSIONS['pino-pretty'],
+  });
+  expect(example.dependencies['@typemcp/redis']).toBeUndefined();
+  const blank = buildPackageJson({ name: 'a', transport: 'http', template: 'blank', redis: true }, registry);
+  expect(blank.dependencies.pg).toBeUndefined();
+  expect(blank.dependencies['@typemcp/redis']).toBe('0.1.0');
 });

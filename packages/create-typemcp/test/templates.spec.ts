@@ -4,19 +4,24 @@
  * template over stdio is built, tested and served in generate.e2e.spec.ts. A project protected by
  * the OAuth proxy type-checks, passes its tests, and its local identity provider starts.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { jest as runJest, removeProject, ROOT, typecheck } from '../../cli/test/support/project';
+import { jest as runJest, removeProject, ROOT, typecheck, typemcp } from '../../cli/test/support/project';
 import { run } from '../src/index';
 
-async function generate(template: 'example' | 'blank', transport: 'stdio' | 'http' | 'both', auth: 'none' | 'proxy' = 'none'): Promise<string> {
+async function generate(
+  template: 'example' | 'blank',
+  transport: 'stdio' | 'http' | 'both',
+  auth: 'none' | 'proxy' = 'none',
+  ...more: string[]
+): Promise<string> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'create-typemcp-'));
   const io = { out: { stream: new PassThrough().resume(), isTTY: false }, err: (text: string) => void process.stderr.write(text), interactive: false, cwd };
-  expect(await run(['app', '--template', template, '--transport', transport, '--auth', auth, '--no-install', '--no-git'], io)).toBe(0);
+  expect(await run(['app', '--template', template, '--transport', transport, '--auth', auth, '--no-install', '--no-git', ...more], io)).toBe(0);
   const dir = path.join(cwd, 'app');
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
@@ -67,6 +72,103 @@ describe.each([
         writeFileSync(path.join(services, 'index.ts'), index);
       }
     }, 30_000);
+
+    it('passes its tests, and those `typemcp add` writes, with a service whose dependency the app provides', async () => {
+      // Configuration the DI container cannot build: main.ts gets it through createAppServer()'s
+      // providers, and so must every test, or it fails with TYPEMCP_ERR_UNRESOLVED_DEPENDENCY.
+      const services = path.join(dir, 'src/services');
+      const files = { index: path.join(services, 'index.ts'), server: path.join(dir, 'src/server.ts') };
+      const before = { index: readFileSync(files.index, 'utf8'), server: readFileSync(files.server, 'utf8') };
+      writeFileSync(path.join(services, 'settings.ts'), 'export abstract class Settings {\n  abstract readonly prefix: string;\n}\n');
+      writeFileSync(
+        path.join(services, 'prefix.service.ts'),
+        [
+          "import { McpService, Tool } from '@typemcp/core';",
+          "import { EchoInput } from './echo.dto.js';",
+          "import { Settings } from './settings.js';",
+          '',
+          '@McpService()',
+          'export class PrefixService {',
+          '  constructor(private readonly settings: Settings) {}',
+          '',
+          "  @Tool({ description: 'The text after the configured prefix' })",
+          '  prefixed(input: EchoInput): string {',
+          '    return `${this.settings.prefix}${input.text}`;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(
+        files.index,
+        `${before.index.replace('[EchoService]', '[EchoService, PrefixService]')}import { PrefixService } from './prefix.service.js';\n`,
+      );
+      const provided = before.server
+        .replace('export const providers: Provider[] = [];', "export const providers: Provider[] = [{ provide: Settings, useValue: { prefix: '> ' } }];")
+        .replace(
+          "import { services } from './services/index.js';",
+          "import { services } from './services/index.js';\nimport { Settings } from './services/settings.js';",
+        );
+      expect(provided).toContain('useValue: { prefix');
+      writeFileSync(files.server, provided);
+      try {
+        expect(await typemcp(['add', 'tool', 'shout', '--service', 'PrefixService'], dir)).toMatchObject({ code: 0, stderr: '' });
+        const tested = await runJest(dir);
+        expect(tested.stderr).not.toContain('TYPEMCP_ERR_UNRESOLVED_DEPENDENCY');
+        expect(tested.stderr).toContain('PASS test/shout.tool.spec.ts');
+        expect(tested.stderr).toMatch(/Tests:\s+6 passed, 6 total/);
+        expect(tested.code).toBe(0);
+      } finally {
+        for (const file of ['src/services/settings.ts', 'src/services/prefix.service.ts', 'test/shout.tool.spec.ts'])
+          rmSync(path.join(dir, file), { force: true });
+        writeFileSync(files.index, before.index);
+        writeFileSync(files.server, before.server);
+      }
+    }, 60_000);
+  }
+});
+
+describe('the example template over http with --redis: configuration, a database, a container', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await generate('example', 'http', 'none', '--redis');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('writes a Dockerfile, a .dockerignore and a compose file, and configuration for Redis and PostgreSQL', () => {
+    for (const file of ['Dockerfile', '.dockerignore', 'compose.yaml', 'src/config.ts', 'src/logger.ts', 'src/database.ts'])
+      expect(existsSync(path.join(dir, file))).toBe(true);
+    const config = readFileSync(path.join(dir, 'src/config.ts'), 'utf8');
+    expect(config).toContain('redisUrl?: string;');
+    expect(config).toContain('databaseUrl?: string;');
+    // Only the features the project has, and no feature marks.
+    expect(config).not.toMatch(/mcpTransport|oauthIssuer|\/\/ \[/);
+    expect(readFileSync(path.join(dir, 'Dockerfile'), 'utf8')).not.toMatch(/vendor|# \[/);
+    expect(readFileSync(path.join(dir, 'src/server.ts'), 'utf8')).toContain(
+      "state: config.redisUrl ? redisState({ url: config.redisUrl, prefix: 'app' }) : undefined,",
+    );
+  });
+
+  it('type-checks', async () => {
+    const checked = await typecheck(dir);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 30_000);
+
+  it('passes its tests (the status tool without a database)', async () => {
+    const tested = await runJest(dir);
+    expect(tested.stderr).toContain('PASS test/status.service.spec.ts');
+    expect(tested.code).toBe(0);
+  }, 60_000);
+});
+
+it('gives a stdio-only project no container and no HTTP settings', async () => {
+  const dir = await generate('blank', 'stdio');
+  try {
+    for (const file of ['Dockerfile', '.dockerignore', 'compose.yaml', 'src/database.ts']) expect(existsSync(path.join(dir, file))).toBe(false);
+    expect(readFileSync(path.join(dir, 'src/config.ts'), 'utf8')).not.toMatch(/\bport\b|allowedHosts|redisUrl|databaseUrl/);
+  } finally {
+    removeProject(dir);
   }
 });
 
@@ -79,8 +181,8 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
 
   it('reads the proxy options from the environment in its entry point, and documents the local setup', () => {
     const main = readFileSync(path.join(dir, 'src/main.ts'), 'utf8');
-    expect(main).toContain("import { oauthProxyFromEnv } from './auth.js';");
-    expect(main).toContain("listen({ transport: 'http', port, host: values.host, oauthProxy: oauthProxyFromEnv(port, values.host) })");
+    expect(main).toContain("import { oauthProxyFrom } from './auth.js';");
+    expect(main).toContain('.listen({ ...httpOptions(config), oauthProxy: oauthProxyFrom(config) })');
     const readme = readFileSync(path.join(dir, 'README.md'), 'utf8');
     expect(readme).toContain('## Protected with OAuth');
     expect(readme).toContain('OAUTH_ISSUER=http://127.0.0.1:9000 OAUTH_CLIENT_ID=app-dev OAUTH_CLIENT_SECRET=dev-secret-not-for-production npm start');
@@ -93,10 +195,39 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
     expect(checked.code).toBe(0);
   }, 30_000);
 
+  it('grants the scopes its services declare when MCP_SCOPES is unset (a test the project runs next)', () => {
+    // Written into the project: with an empty scope list the proxy would refuse the declared scope at start-up.
+    writeFileSync(
+      path.join(dir, 'test/scoped.spec.ts'),
+      [
+        "import { loadConfig, McpService, Tool } from '@typemcp/core';",
+        "import { createMcpExpressApp } from '@typemcp/http';",
+        "import { oauthProxyFrom } from '../src/auth.js';",
+        "import { AppConfig } from '../src/config.js';",
+        "import { createAppServer } from '../src/server.js';",
+        '',
+        '@McpService()',
+        'class Notes {',
+        "  @Tool({ description: 'Writes a note', scopes: ['notes:write'] })",
+        "  write() { return 'ok'; }",
+        '}',
+        '',
+        "it('serves a scoped tool behind the proxy and advertises its scope', async () => {",
+        "  const config = await loadConfig(AppConfig, { env: { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server' } });",
+        '  const mcp = createMcpExpressApp(createAppServer({ config, services: [Notes] }), { oauthProxy: oauthProxyFrom(config) });',
+        "  expect(mcp.oauthProxy?.scopes).toEqual(['notes:write']);",
+        '  await mcp.close(0);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('passes its tests, those of the protection included', async () => {
     const tested = await runJest(dir);
     expect(tested.stderr).toContain('PASS test/auth.spec.ts');
-    expect(tested.stderr).toMatch(/Tests:\s+7 passed, 7 total/);
+    expect(tested.stderr).toContain('PASS test/scoped.spec.ts');
+    expect(tested.stderr).toMatch(/Tests:\s+8 passed, 8 total/);
     expect(tested.code).toBe(0);
   }, 60_000);
 

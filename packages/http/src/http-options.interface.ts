@@ -3,6 +3,7 @@ import type { JsonWebKey, KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
+import type { HealthCheck } from './health/readiness.js';
 import type { OAuthProxy } from './oauth-proxy/oauth-proxy.js';
 import type { OAuthProxyOptions } from './oauth-proxy/oauth-proxy-options.interface.js';
 import type { SessionStore } from './sessions/session-store.interface.js';
@@ -145,10 +146,32 @@ export interface HttpOptions {
   host?: string;
   /**
    * Accepted `Host` header names: `localhost` matches any port, `example.com:8443` one port;
-   * `false` turns the check off. Default: localhost, 127.0.0.1 and [::1] when `host` is a
-   * loopback address, otherwise no check.
+   * `['*']` or `false` turns the check off (no DNS-rebinding protection). Default: localhost,
+   * 127.0.0.1 and [::1] (and the host of `publicUrl` when given). A `host` that is not a
+   * loopback address needs this option or `publicUrl`: without either the server refuses to
+   * start (InvalidOptionError naming `allowedHosts`). `/livez` and `/readyz` are not checked, so
+   * probes may address the server by its IP.
    */
   allowedHosts?: readonly string[] | false;
+  /**
+   * The URL clients reach this server at, behind a reverse proxy that terminates TLS (e.g.
+   * `https://mcp.example.com`, or with the path prefix the proxy strips,
+   * `https://example.com/tools`): the server's own URLs (protected resource metadata, the
+   * `resource_metadata` of `WWW-Authenticate`, the default token audience, the legacy SSE
+   * endpoint) are built on it instead of the request's `Host`. Its host is allowed by default.
+   */
+  publicUrl?: string;
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` (the first value of each) for the server's
+   * own URLs when `publicUrl` is not given: only behind a proxy that sets them. A forwarded
+   * host must pass `allowedHosts`. Default false.
+   */
+  trustProxy?: boolean;
+  /**
+   * More readiness checks for `/readyz`, beside the server's `@ReadinessCheck()` methods and the
+   * framework's own (shared state, the JWKS or introspection endpoint).
+   */
+  readinessChecks?: readonly HealthCheck[];
   /**
    * Accepted `Origin` headers (checked only when the header is present): full origins
    * (`https://app.example.com`) or host names (`localhost`: any scheme and port); `'*'` accepts
@@ -203,7 +226,12 @@ export interface HttpOptions {
   keepAliveMs?: number;
   /** How long in-flight requests may run on shutdown before they are answered with an error (default 5 000). */
   graceMs?: number;
-  /** Serve `GET /health` (default true). */
+  /**
+   * Serve the health endpoints (default true): `GET /livez` (liveness: 200 while the process
+   * serves), `GET /readyz` (readiness: 200 when every check passes, else 503 naming the failed
+   * ones; 503 from the start of a drain) and `GET /health` (liveness with the shared state's
+   * status, kept for existing probes).
+   */
   health?: boolean;
   /**
    * One record per HTTP request, when its response closes: with a logger, an `info` record

@@ -20,6 +20,7 @@ export { MemorySessionStore, type MemorySessionStoreOptions } from './sessions/m
 export type { SessionStore, StoredSession } from './sessions/session-store.interface.js';
 export type { SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth } from './scale-out/shared-state.interface.js';
 export { closeSseStream } from './streamable/close-sse-stream.js';
+export type { HealthCheck, ReadinessReport } from './health/readiness.js';
 export { OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
 export type { OAuthProxyOptions, OAuthProxyUpstream, OAuthUpstreamTokens } from './oauth-proxy/oauth-proxy-options.interface.js';
 export { MemoryOAuthProxyStore, type MemoryOAuthProxyStoreOptions, type OAuthProxyStore, type OAuthRecordKind } from './oauth-proxy/oauth-proxy-store.js';

@@ -71,25 +71,28 @@ describe('Host and Origin (DNS rebinding)', () => {
     }
   });
 
-  it('binds to 127.0.0.1 by default and checks no Host when bound elsewhere unless told to', async () => {
+  it('binds to 127.0.0.1 by default, and refuses to bind elsewhere without a Host allow-list', async () => {
     expect(s.listener.host).toBe('127.0.0.1');
-    const wide = await serve({ host: '0.0.0.0' });
+    for (const host of ['0.0.0.0', '::']) {
+      await expect(serve({ host })).rejects.toMatchObject({
+        code: 'TYPEMCP_ERR_INVALID_OPTION',
+        option: 'allowedHosts',
+        message: expect.stringContaining(`binds ${host}, not a loopback address`),
+      });
+    }
+    const listed = await serve({ host: '0.0.0.0', allowedHosts: ['mcp.example.com'] });
+    const any = await serve({ host: '0.0.0.0', allowedHosts: ['*'] });
     try {
-      const res = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, {
-        method: 'POST',
-        headers: { ...JSON_AND_SSE, host: 'mcp.example.com' },
-        body: INIT,
-      });
-      expect(res.status).toBe(200);
+      const at = (srv: Served, headers: Record<string, string>) =>
+        rawRequest(`http://127.0.0.1:${srv.listener.port}/mcp`, { method: 'POST', headers: { ...JSON_AND_SSE, ...headers }, body: INIT });
+      expect((await at(listed, { host: 'mcp.example.com' })).status).toBe(200);
+      // A rebinding attacker's name is refused even though the server listens on every interface.
+      expect(JSON.parse((await at(listed, { host: 'attacker.example' })).body)).toMatchObject({ error: { data: { code: 'TYPEMCP_HTTP_FORBIDDEN_HOST' } } });
+      expect((await at(any, { host: 'anything.example' })).status).toBe(200);
       // Origin keeps its loopback default.
-      const browser = await rawRequest(`http://127.0.0.1:${wide.listener.port}/mcp`, {
-        method: 'POST',
-        headers: { ...JSON_AND_SSE, origin: 'https://evil.example.com' },
-        body: INIT,
-      });
-      expect(browser.status).toBe(403);
+      expect((await at(any, { origin: 'https://evil.example.com' })).status).toBe(403);
     } finally {
-      await wide.listener.close(0);
+      await Promise.all([listed.listener.close(0), any.listener.close(0)]);
     }
   });
 });

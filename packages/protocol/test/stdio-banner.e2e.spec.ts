@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUPPORTED_REVISIONS } from '@typemcp/protocol';
+import { thisCommand } from '../src/transport/stdio-banner';
 
 const DIST = join(__dirname, '../dist/index.js');
 
@@ -40,5 +41,20 @@ describe('stdio start-up line', () => {
   it('prints nothing with banner: false', async () => {
     const { code, stdout, stderr } = await run('{ banner: false }');
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '{"jsonrpc":"2.0","id":1,"result":{}}\n', stderr: '' });
+  });
+});
+
+describe('the command the start-up line suggests', () => {
+  it('is node with the script relative to the folder, arguments quoted where a shell needs it', () => {
+    expect(thisCommand(['/usr/bin/node', '/srv/app/dist/main.js', '--transport', 'stdio', 'a b'], '/srv/app')).toBe(
+      'node dist/main.js --transport stdio "a b"',
+    );
+    expect(thisCommand(['/usr/bin/node', '/elsewhere/main.js'], '/srv/app')).toBe('node /elsewhere/main.js');
+  });
+
+  it('is typemcp dev for a TypeScript entry point: node alone cannot run it (no loader, no decorator metadata)', () => {
+    // What `typemcp dev` runs: `node --require <its hook> /srv/app/src/main.ts --transport stdio`.
+    expect(thisCommand(['/usr/bin/node', '/srv/app/src/main.ts', '--transport', 'stdio'], '/srv/app')).toBe('npx typemcp dev src/main.ts --transport stdio');
+    expect(thisCommand(['/usr/bin/node', '/srv/app/src/main.cts'], '/srv/app')).toBe('npx typemcp dev src/main.cts');
   });
 });

@@ -265,6 +265,11 @@ export class RedisState implements SharedState {
     return (this.userStates ??= new RedisUserStateStore(this.connection, this.prefix));
   }
 
+  /** PING on the command connection within `commandTimeoutMs` (the subscriber's state is in health()): readiness of this instance. */
+  async ping(): Promise<void> {
+    await this.connection.command(undefined, ['PING']);
+  }
+
   health(): SharedStateHealth {
     if (this.connection.isReady) return { ok: true, detail: 'redis: up' };
     const error = this.connection.error;

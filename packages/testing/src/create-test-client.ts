@@ -18,7 +18,8 @@ function buildServer(options: BuildServerOptions): TypeMcpServer {
  * Builds a server from `services` (with `providers` overriding what the DI container builds) or
  * takes `server`, connects an in-memory client to the engine's real session and completes the
  * `initialize` handshake at `revision` (at the stateless 2026-07-28: asks `server/discover` and
- * opens a `subscriptions/listen` for list changes).
+ * opens a `subscriptions/listen` for list changes). The server's start hooks (`onInit()`) are
+ * awaited first; closing the client closes a server it built (its stop hooks run).
  *
  * ```ts
  * const client = await createTestClient({ services: [NotesService], providers: [{ provide: NotesRepository, useValue: fake }] });
@@ -51,6 +52,8 @@ export async function createTestClient(options: TestClientOptions): Promise<Test
   const base = capabilities ?? requests.capabilities();
   const declared = clientExtensions ? { ...base, extensions: { ...(base.extensions as JsonObject | undefined), ...clientExtensions } } : base;
   try {
+    // Start hooks (onInit) run before the first request, as with listen().
+    await server.start();
     const driver = await openDriver({
       engine: server.engine,
       revision,

@@ -34,6 +34,19 @@ export interface AddResult {
 
 const SERVICES_DIR = path.join('src', 'services');
 const SERVICES_INDEX = path.join(SERVICES_DIR, 'index.ts');
+const SERVER_FILE = path.join('src', 'server.ts');
+
+/**
+ * The module a test in `testDir` imports the app's server factory from, when the project has
+ * one that takes `{ services }` (as create-typemcp writes it): tests then build the server the
+ * way main.ts does, with the app's providers.
+ */
+function appFactory(cwd: string, testDir: string): string | undefined {
+  const file = path.join(cwd, SERVER_FILE);
+  if (!existsSync(file)) return undefined;
+  const factory = /export function createAppServer\(\s*options\b/.test(readFileSync(file, 'utf8'));
+  return factory ? moduleSpecifier(testDir, file) : undefined;
+}
 
 /** `./x.js` from `from` (a folder) to the source `to` (a .ts file): nodenext import style. */
 function moduleSpecifier(from: string, to: string): string {
@@ -106,7 +119,8 @@ function addService(options: AddOptions, code: ItemCode, result: AddResult): voi
 
   write(dtoFileName, dtoFile(code), result, cwd, true);
   write(serviceFileName, serviceFile(service, moduleSpecifier(path.dirname(serviceFileName), dtoFileName), code), result, cwd, true);
-  write(testFileName, testFile(service, moduleSpecifier(path.dirname(testFileName), serviceFileName), service, code), result, cwd, true);
+  const testDir = path.dirname(testFileName);
+  write(testFileName, testFile(service, moduleSpecifier(testDir, serviceFileName), service, code, appFactory(cwd, testDir)), result, cwd, true);
 
   const index = path.join(cwd, SERVICES_INDEX);
   const editor = existsSync(index) ? new SourceEditor(ts, index, readFileSync(index, 'utf8')) : undefined;
@@ -151,7 +165,8 @@ function addToService(options: AddOptions & { service: string }, code: ItemCode,
     .ensureImports(moduleSpecifier(path.dirname(located.file), dtoFileName), [code.dto.name])
     .appendMember(target, code.method);
   write(located.file, editor.source, result, cwd, false);
-  write(testFileName, testFile(service, moduleSpecifier(path.dirname(testFileName), located.file), `${service}: ${names.mcp}`, code), result, cwd, true);
+  const testDir = path.dirname(testFileName);
+  write(testFileName, testFile(service, moduleSpecifier(testDir, located.file), `${service}: ${names.mcp}`, code, appFactory(cwd, testDir)), result, cwd, true);
 }
 
 /**

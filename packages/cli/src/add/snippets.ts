@@ -145,15 +145,20 @@ ${code.method}}
 `;
 }
 
-/** A test file for one service (imported from `serviceModule`, relative to the test). */
-export function testFile(service: string, serviceModule: string, title: string, code: ItemCode): string {
+/**
+ * A test file for one service (imported from `serviceModule`, relative to the test). With
+ * `serverModule` (the project's `createAppServer({ services })`, as generated projects have), the
+ * server is built as the app builds it, its providers included; otherwise from the service alone.
+ */
+export function testFile(service: string, serviceModule: string, title: string, code: ItemCode, serverModule?: string): string {
+  const server = serverModule ? `{ server: createAppServer({ services: [${service}] }), closeServer: true }` : `{ services: [${service}] }`;
   return `import { createTestClient, textOf, type TestClient } from '@typemcp/testing';
-import { ${service} } from '${serviceModule}';
+${serverModule ? `import { createAppServer } from '${serverModule}';\n` : ''}import { ${service} } from '${serviceModule}';
 
 describe('${title}', () => {
   let client: TestClient;
   beforeEach(async () => {
-    client = await createTestClient({ services: [${service}] });
+    client = await createTestClient(${server});
   });
   afterEach(() => client.close());
 

@@ -3,13 +3,21 @@
  * watched file changes. Node's own `--watch` is not used because it prints to stdout, which
  * belongs to the MCP protocol for stdio servers; here every message goes to stderr.
  *
+ * A server that listens over HTTP gets its ports from `typemcp dev` (http-relay.ts), which keeps
+ * them open and its MCP sessions alive across restarts; with `bridge`, a stdio client talks to
+ * such a server through them (http-bridge.ts).
+ *
  * It ends, ending its server first, on SIGINT, SIGTERM or SIGHUP, when the process that started
  * it exits (e.g. a killed `npm run dev`), and, when it relays stdio, once stdin has ended and the
- * server has exited (a stdio server exits when its input ends).
+ * server has exited (a stdio server exits when its input ends; a bridged one is stopped then).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import { bridgeCommand, crashLine } from './dev-log.js';
+import { httpBridge } from './http-bridge.js';
+import { HttpRelay, url } from './http-relay.js';
+import { spawnServer } from './server-process.js';
 import { StdioRelay } from './stdio-relay.js';
 
 /** Options of {@link runDev}. @publicApi */
@@ -26,6 +34,13 @@ export interface DevOptions {
    * when stdin is not a terminal, i.e. an MCP client started this command).
    */
   relay?: boolean;
+  /**
+   * Relay a stdio client to the server's Streamable HTTP endpoint (`mcpPath` on the first port
+   * it listens on), for a server that serves only HTTP (default false).
+   */
+  bridge?: boolean;
+  /** The endpoint's path for `bridge` (default `/mcp`). */
+  mcpPath?: string;
   /** Where progress messages go (default: stderr). */
   log?: (message: string) => void;
 }
@@ -42,22 +57,6 @@ const PARENT_CHECK_MS = 500;
 const STDERR_KEPT = 16 * 1024;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-/**
- * The line of a crashed server's stderr that says what happened: the first `SomeError: ...` line
- * (after Node's source excerpt of an uncaught error), or else the first line.
- */
-export function crashLine(stderr: string): string | undefined {
-  const lines = stderr
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const line = lines.find((l) => /\b\w*Error(?: \[[^\]]*\])?: /.test(l)) ?? lines[0];
-  return line && line.length > 300 ? `${line.slice(0, 300)}...` : line;
-}
-
-/** The require hook, next to this file once compiled. */
-export const REGISTER_PATH = path.join(__dirname, 'register.js');
-
 /** Runs `entry` and restarts it on change until it is stopped (see the header); resolves with the exit code. */
 export function runDev(options: DevOptions): Promise<number> {
   const log = options.log ?? ((message: string) => process.stderr.write(`[typemcp dev] ${message}\n`));
@@ -67,7 +66,8 @@ export function runDev(options: DevOptions): Promise<number> {
     log(`${options.entry} not found; give the entry point: typemcp dev <file.ts>`);
     return Promise.resolve(1);
   }
-  const useRelay = options.relay ?? !process.stdin.isTTY;
+  const bridge = options.bridge ?? false;
+  const useRelay = bridge || (options.relay ?? !process.stdin.isTTY);
   const watched = (options.watch.length ? options.watch : [path.dirname(options.entry)]).map((p) => path.resolve(options.cwd, p));
   const missing = watched.find((p) => !existsSync(p));
   if (missing) {
@@ -90,6 +90,7 @@ export function runDev(options: DevOptions): Promise<number> {
       clearInterval(parentCheck);
       for (const signal of SIGNALS) process.off(signal, onSignal);
       relay?.close();
+      http.close();
       resolve(code);
     };
     /** Ends the server (SIGTERM, SIGKILL after a while), then this command. */
@@ -116,23 +117,23 @@ export function runDev(options: DevOptions): Promise<number> {
           inputEnded = true;
           relay?.end();
           if (!child) finish(0);
+          else if (bridge) stop('the client closed its input');
         })
       : undefined;
+    const http = new HttpRelay(log, (listener) => {
+      if (bridge) relay!.attach(httpBridge(new URL(options.mcpPath ?? '/mcp', url(listener))));
+      else if (relay) log(`the server listens over HTTP, not on stdin: a stdio client runs ${bridgeCommand(shownEntry, options.args)}`);
+    });
 
     const start = () => {
-      const spawned = spawn(process.execPath, ['--enable-source-maps', '--require', REGISTER_PATH, entry, ...options.args], {
-        cwd: options.cwd,
-        // Sources change under it: schemas are derived at each start, never read from a manifest.
-        env: { ...process.env, TYPEMCP_MANIFEST: 'off' },
-        stdio: useRelay ? ['pipe', 'pipe', 'pipe'] : 'inherit',
-      });
+      const spawned = spawnServer(entry, options.args, options.cwd, bridge ? 'bridge' : useRelay ? 'relay' : 'inherit', http, (c) => c === child);
       child = spawned;
       let stderr = '';
       spawned.stderr?.on('data', (chunk: Buffer) => {
         process.stderr.write(chunk);
         if (stderr.length < STDERR_KEPT) stderr += chunk.toString();
       });
-      if (relay) relay.attach({ stdin: spawned.stdin!, stdout: spawned.stdout! });
+      if (relay && !bridge) relay.attach({ stdin: spawned.stdin!, stdout: spawned.stdout! });
       spawned.stdin?.on('error', () => undefined); // a server that exits early closes its stdin
       if (inputEnded) spawned.stdin?.end();
       spawned.on('close', (code, signal) => {
@@ -140,11 +141,13 @@ export function runDev(options: DevOptions): Promise<number> {
         child = undefined;
         const status = signal ?? `code ${code}`;
         if (stopping || inputEnded) {
-          relay?.detach();
+          if (!bridge) relay?.detach();
           return finish(code ?? (signal ? 1 : 0));
         }
         const why = code ? crashLine(stderr) : undefined;
-        relay?.down(`${shownEntry} exited with ${status}${why ? `: ${why}` : ''}`);
+        const reason = `${shownEntry} exited with ${status}${why ? `: ${why}` : ''}`;
+        if (!bridge) relay?.down(reason);
+        http.down(reason);
         log(`${shownEntry} exited (${status}); waiting for a change to restart`);
       });
     };
@@ -152,9 +155,10 @@ export function runDev(options: DevOptions): Promise<number> {
     const restart = (changed: string) => {
       log(`${changed} changed: restarting`);
       const old = child;
+      http.restarting();
       if (!old) return start();
       child = undefined;
-      relay?.detach();
+      if (!bridge) relay?.detach();
       const kill = setTimeout(() => old.kill('SIGKILL'), KILL_AFTER_MS);
       old.once('exit', () => {
         clearTimeout(kill);

@@ -9,25 +9,11 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-
-type Message = { id?: string | number | null; method?: string; result?: { capabilities?: Record<string, { listChanged?: boolean } | undefined> } };
+import { downMessage, errorAnswer, isAnswer, isRequest, listChanges, parseMessages as parse, RESTARTED, type Message } from './json-rpc.js';
 
 const REPLAY_ID = 'typemcp-dev-replay';
-/** JSON-RPC "internal error": what a request the server cannot answer (restart, crash) gets. */
-const UNAVAILABLE = -32603;
 /** Client lines held during a restart at most; requests beyond are answered with an error. */
 const MAX_HELD = 1000;
-
-function parse(line: string): Message[] {
-  try {
-    const value: unknown = JSON.parse(line);
-    return (Array.isArray(value) ? value : [value]).filter((m): m is Message => typeof m === 'object' && m !== null);
-  } catch {
-    return [];
-  }
-}
-
-const isRequest = (m: Message) => Boolean(m.method) && m.id !== undefined && m.id !== null;
 
 /** The process-facing half of a server: where the relay writes, and what it reads. */
 export interface ServerPipes {
@@ -72,14 +58,14 @@ export class StdioRelay {
 
   /** The current server is being replaced: answer what it will not, hold what comes until the next one. */
   detach(): void {
-    this.failPending('typemcp dev: the server restarted before answering; send the request again');
+    this.failPending(RESTARTED);
     this.server = undefined;
     this.held ??= [];
   }
 
   /** The server exited and will not be back before a change: answer every request, held or new, with `reason`. */
   down(reason: string): void {
-    const message = `typemcp dev: the server is not running (${reason}); fix it and save a file to restart it`;
+    const message = downMessage(reason);
     this.failPending(message);
     this.server = undefined;
     this.downReason = message;
@@ -119,11 +105,11 @@ export class StdioRelay {
   }
 
   private refuse(line: string, message: string): void {
-    for (const m of parse(line)) if (isRequest(m)) this.send({ jsonrpc: '2.0', id: m.id, error: { code: UNAVAILABLE, message } });
+    for (const m of parse(line)) if (isRequest(m)) this.send(errorAnswer(m.id!, message));
   }
 
   private failPending(message: string): void {
-    for (const id of this.pending.values()) this.send({ jsonrpc: '2.0', id, error: { code: UNAVAILABLE, message } });
+    for (const id of this.pending.values()) this.send(errorAnswer(id, message));
     this.pending.clear();
   }
 
@@ -139,7 +125,7 @@ export class StdioRelay {
     const messages = parse(line);
     const replayed = messages.find((m) => typeof m.id === 'string' && m.id.startsWith(REPLAY_ID) && !m.method);
     if (replayed) return this.resume(server, replayed);
-    for (const m of messages) if (!m.method && m.id !== undefined && m.id !== null) this.pending.delete(String(m.id));
+    for (const m of messages) if (isAnswer(m)) this.pending.delete(String(m.id));
     this.toClient.write(`${line}\n`);
   }
 
@@ -147,10 +133,7 @@ export class StdioRelay {
   private resume(server: ServerPipes, answer: Message): void {
     if (this.initialized) server.stdin.write(`${this.initialized}\n`);
     this.release();
-    const capabilities = answer.result?.capabilities ?? {};
-    for (const kind of ['tools', 'resources', 'prompts']) {
-      if (capabilities[kind]?.listChanged) this.send({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
-    }
+    for (const change of listChanges(answer.result?.capabilities)) this.send(change);
   }
 
   private send(message: object): void {

@@ -4,7 +4,7 @@
  * workspace builds and no registry is involved.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -47,10 +47,10 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs `node <script> ...args` in `cwd` and collects its output (asynchronously, so Jest's timers keep running). */
-export function runNode(script: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
+/** Runs `command` in `cwd` and collects its output (asynchronously, so Jest's timers keep running). */
+function collect(command: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -59,6 +59,11 @@ export function runNode(script: string, args: string[], cwd: string, input?: str
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+/** Runs `node <script> ...args` in `cwd` and collects its output. */
+export function runNode(script: string, args: string[], cwd: string, input?: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
+  return collect(process.execPath, [script, ...args], cwd, input, env);
 }
 
 /** Runs the built `typemcp` with `args` in `cwd` (with `env` instead of this process's environment, when given). */
@@ -74,4 +79,24 @@ export function typecheck(dir: string): Promise<Ran> {
 /** Runs a project's Jest tests with the repository's Jest and the project's own jest.config.js. */
 export function jest(dir: string): Promise<Ran> {
   return runNode(path.join(ROOT, 'node_modules/jest/bin/jest.js'), ['--config', path.join(dir, 'jest.config.js'), '--ci'], dir);
+}
+
+/**
+ * A PATH on which `typemcp` is the built command (first), as an installed @typemcp/cli puts it in
+ * node_modules/.bin. The workspace's own link is made by `npm ci` only when dist/bin.js already
+ * exists, which it does not on a clean clone (the build comes after the install); tsc writes it
+ * without the executable bit npm gives an installed package's bin. `node` (when given) is the
+ * Node binary that `node` and `npx` then run on. Remove `dir` when done.
+ */
+export function pathWithTypemcp(node?: string): { dir: string; PATH: string } {
+  chmodSync(CLI, 0o755);
+  const dir = mkdtempSync(path.join(tmpdir(), 'typemcp-bin-'));
+  symlinkSync(CLI, path.join(dir, 'typemcp'));
+  if (node) symlinkSync(node, path.join(dir, 'node'));
+  return { dir, PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}` };
+}
+
+/** Runs a command line with `sh -c`, as a person would type it, and collects its output. */
+export function shell(command: string, cwd: string, env: NodeJS.ProcessEnv, input = ''): Promise<Ran> {
+  return collect('sh', ['-c', command], cwd, input, env);
 }

@@ -12,6 +12,13 @@ export interface ContainerAdapter {
   set(id: unknown, value: unknown): void;
   /** The instance for a class (built on first use, then shared within this container). */
   get<T>(target: ClassType<T>): T;
-  /** Forgets every instance (called when the server closes). */
+  /**
+   * The instances it built from registered classes, in the order they were created (a
+   * dependency before what needs it); ready values given to `set()` are not included. The
+   * server runs their lifecycle hooks (`onInit` in this order, `onDestroy` in reverse). Without
+   * it, the server uses the instances it asked for itself, in the order it asked.
+   */
+  instances?(): readonly object[];
+  /** Forgets every instance, calling nothing on them (called when the server has closed). */
   dispose?(): void;
 }

@@ -190,3 +190,23 @@ export function invalidInterceptor(where: string, value: unknown): DefinitionErr
     `An interceptor of ${where} is not usable (${seen} without an intercept(call, next) method); give a class implementing Interceptor, or an instance of one.`,
   );
 }
+
+export function checkReadinessOptions(target: ClassType, method: string, options: { timeoutMs?: unknown }): void {
+  const t = options.timeoutMs;
+  if (typeof (target.prototype as Record<string, unknown>)[method] !== 'function') {
+    throw new DefinitionError(CoreErrorCode.InvalidReadinessCheck, `@ReadinessCheck() on ${where(target, method)}: put it on a method.`);
+  }
+  if (t !== undefined && !(typeof t === 'number' && Number.isInteger(t) && t > 0)) {
+    throw new DefinitionError(
+      CoreErrorCode.InvalidReadinessCheck,
+      `@ReadinessCheck() on ${where(target, method)} has timeoutMs: ${JSON.stringify(t) ?? typeof t}; give a positive integer of milliseconds, or leave it out (2000).`,
+    );
+  }
+}
+
+export function deprecatedDestroy(target: { name: string }): DefinitionWarning {
+  return {
+    code: CoreErrorCode.DeprecatedDestroy,
+    message: `${target.name} has a destroy() method and no onDestroy(): it is still called when the server closes, but rename it onDestroy() (implements OnDestroy), the documented stop hook.`,
+  };
+}

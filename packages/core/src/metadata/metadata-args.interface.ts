@@ -157,3 +157,18 @@ export interface DescriptionMetadataArgs {
   /** A short display name (JSON Schema `title`; prompt argument `title` from 2025-06-18). */
   title?: string;
 }
+
+/** `@ReadinessCheck()` on a method. */
+export interface ReadinessCheckMetadataArgs {
+  target: ClassType;
+  method: string;
+  name?: string;
+  timeoutMs?: number;
+}
+
+/** `@Env()` on a configuration property. */
+export interface EnvMetadataArgs {
+  target: ClassType;
+  property: string;
+  variable: string;
+}

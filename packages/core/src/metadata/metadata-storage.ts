@@ -7,9 +7,11 @@ import type {
   ClassType,
   CompleteMetadataArgs,
   DescriptionMetadataArgs,
+  EnvMetadataArgs,
   ExtensionDataMetadataArgs,
   InterceptorsMetadataArgs,
   PromptMetadataArgs,
+  ReadinessCheckMetadataArgs,
   ResourceMetadataArgs,
   ToolMetadataArgs,
 } from './metadata-args.interface.js';
@@ -25,6 +27,8 @@ export class MetadataStorage {
   readonly completes: CompleteMetadataArgs[] = [];
   readonly descriptions: DescriptionMetadataArgs[] = [];
   readonly interceptors: InterceptorsMetadataArgs[] = [];
+  readonly readinessChecks: ReadinessCheckMetadataArgs[] = [];
+  readonly envVariables: EnvMetadataArgs[] = [];
   /** `ExtensionData` records, for the extensions an application installs. */
   readonly extensionData: ExtensionDataMetadataArgs[] = [];
   private readonly indexes = new WeakMap<object, unknown>();
@@ -107,7 +111,18 @@ export class MetadataStorage {
 
   /** Forgets everything (tests declare their classes inside the test and reset in between). */
   reset(): void {
-    for (const list of [this.classes, this.tools, this.resources, this.prompts, this.completes, this.descriptions, this.interceptors, this.extensionData]) {
+    for (const list of [
+      this.classes,
+      this.tools,
+      this.resources,
+      this.prompts,
+      this.completes,
+      this.descriptions,
+      this.interceptors,
+      this.extensionData,
+      this.readinessChecks,
+      this.envVariables,
+    ]) {
       list.length = 0;
       this.indexes.delete(list);
     }

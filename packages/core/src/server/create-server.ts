@@ -28,6 +28,8 @@ import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import { loadSchemaManifest, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
 import { ManifestSchemas } from '../manifest/schema-source.js';
+import { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { HealthCheck } from '../lifecycle/lifecycle.interfaces.js';
 import { checkServerOptions } from './check-server-options.js';
 import type { DefinitionWarning, ServerOptions, TelemetryOptions } from './server-options.interface.js';
 import { markServed, unservedServiceWarnings, warnOnStderr } from './unserved-services.js';
@@ -57,8 +59,10 @@ export interface HttpListenerHandle {
   /** The Streamable HTTP endpoint URL. */
   readonly url: string;
   readonly port: number;
-  /** Graceful shutdown of the HTTP server and its sessions. */
+  /** Closes the HTTP server and its sessions, then the server (its stop hooks run). */
   close(graceMs?: number): Promise<void>;
+  /** Drains (readiness 503, new sessions refused) for `drainMs`, then closes: what SIGTERM does. */
+  shutdown(): Promise<void>;
 }
 
 /** How to serve: `{ transport: 'stdio' }` or `{ transport: 'http', port, host, ... }`. */
@@ -111,6 +115,10 @@ export class TypeMcpServer {
   private readonly bound = new Map<ClassType, { def: ServiceDefinition; unbind: () => void }>();
   private readonly onWarning: (warning: DefinitionWarning) => void;
   private readonly globalInterceptors: readonly Interceptor[];
+  /** What core asked the container for, in order: the lifecycle's instances when the container cannot list its own. */
+  private readonly asked: object[] = [];
+  private readonly lifecycle: Lifecycle;
+  private closing?: Promise<void>;
 
   constructor(options: ServerOptions) {
     checkServerOptions(options);
@@ -125,6 +133,11 @@ export class TypeMcpServer {
     this.container = options.container ?? new TypediContainer();
     const logger = options.logger;
     this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
+    this.lifecycle = new Lifecycle(
+      () => this.container.instances?.() ?? this.asked,
+      (error, where) => this.engine.reportError(error, where),
+      this.onWarning,
+    );
     // serveHttp(server) and createMcpExpressApp(server) run the same start-up checks as listen().
     linkStartUp(this.engine, { serving: () => this.reportUnservedServices(), warn: (warning) => this.onWarning({ ...warning }) });
     const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
@@ -141,7 +154,7 @@ export class TypeMcpServer {
     for (const provider of providers) {
       if ('useValue' in provider) continue;
       this.container.register(provider.useClass);
-      this.container.set(provider.provide, this.container.get(provider.useClass));
+      this.container.set(provider.provide, this.build(provider.useClass));
     }
     this.globalInterceptors = (options.interceptors ?? []).map((ref) => this.interceptor(ref, 'createServer({ interceptors })'));
     const services = options.services ?? storage.classes.filter((c) => c.kind === 'service').map((c) => c.target);
@@ -166,7 +179,7 @@ export class TypeMcpServer {
     if (checkCompletions) this.checkCompletions([def], def);
     checkInstalled(def, (id) => this.engine.extension(id));
     this.container.register(target);
-    const instance = this.container.get(target) as object;
+    const instance = this.build(target);
     const storage = getMetadataStorage();
     const outer = [...this.globalInterceptors, ...storage.interceptorsOf(target).map((ref) => this.interceptor(ref, target.name))];
     const interceptorsOf = (method: string) => [
@@ -194,12 +207,19 @@ export class TypeMcpServer {
     if (def.completions.length) this.engine.registry.completersChanged();
   }
 
+  /** The container's instance of a class core needs (a service, a class provider, an interceptor), remembered for the lifecycle. */
+  private build(target: ClassType): object {
+    const instance = this.container.get(target) as object;
+    if (!this.asked.includes(instance)) this.asked.push(instance);
+    return instance;
+  }
+
   /** An interceptor instance: a class is built by the container (with its dependencies), an instance is taken as is. */
   private interceptor(ref: unknown, where: string): Interceptor {
     let value = ref;
     if (typeof ref === 'function') {
       this.container.register(ref as ClassType);
-      value = this.container.get(ref as ClassType);
+      value = this.build(ref as ClassType);
     }
     if (value === null || typeof value !== 'object' || typeof (value as Interceptor).intercept !== 'function') throw invalidInterceptor(where, ref);
     return value as Interceptor;
@@ -290,16 +310,38 @@ export class TypeMcpServer {
       writeSchemaManifest(manifestOut);
       process.exit(0);
     }
-    if (options.transport === 'stdio') {
-      const { transport: _transport, ...rest } = options;
-      return serveStdio(this.engine, rest);
+    if (options.transport !== 'stdio' && options.transport !== 'http') {
+      const transport = String((options as { transport?: unknown } | undefined)?.transport);
+      throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
     }
     if (options.transport === 'http') {
       const { transport: _transport, ...rest } = options;
-      return loadHttp().serveHttp(this, rest);
+      return loadHttp().serveHttp(this, rest); // it awaits start() before listening, and closes the server with it
     }
-    const transport = String((options as { transport?: unknown } | undefined)?.transport);
-    throw new InvalidOptionError('transport', `Invalid option "transport": unknown transport "${transport}"; use 'stdio' or 'http'.`);
+    const { transport: _transport, ...rest } = options;
+    await this.start();
+    const connection = serveStdio(this.engine, rest);
+    // However the connection ends (stdin closing, SIGTERM/SIGINT, close()), the server closes with it.
+    const closed = connection.closed.then(() => this.close());
+    return { session: connection.session, closed, close: () => connection.close().then(() => closed) };
+  }
+
+  /**
+   * Runs the `onInit()` hooks of every instance the container built (services, `@Injectable()`
+   * classes, class providers, interceptor classes), one after another in order of creation; the
+   * same promise on every call. `listen()` and the testing kit await it before the first request;
+   * a hook that throws rejects it (after the instances started before it are stopped).
+   */
+  start(): Promise<void> {
+    return this.lifecycle.start();
+  }
+
+  /**
+   * The application's readiness checks: every `@ReadinessCheck()` method of the instances the
+   * container built, bound to its instance. HTTP's readiness endpoint runs them.
+   */
+  readinessChecks(): HealthCheck[] {
+    return this.lifecycle.readinessChecks(getMetadataStorage());
   }
 
   /** Each declared `@McpService()` no server in this process serves, to `onWarning` (once per class and process). */
@@ -325,10 +367,17 @@ export class TypeMcpServer {
     this.engine.notifyResourceUpdated(uri);
   }
 
-  /** Closes every session and releases the container's instances. */
-  async close(graceMs = 0): Promise<void> {
-    await this.engine.close(graceMs);
-    this.container.dispose?.();
+  /**
+   * Closes every session (in-flight requests get `graceMs`), then runs the `onDestroy()` hooks of
+   * the container's instances in reverse order of creation, and releases them. The same promise
+   * on every call.
+   */
+  close(graceMs = 0): Promise<void> {
+    return (this.closing ??= (async () => {
+      await this.engine.close(graceMs);
+      await this.lifecycle.stop();
+      this.container.dispose?.();
+    })());
   }
 }
 

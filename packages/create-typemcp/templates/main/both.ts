@@ -2,44 +2,34 @@
 /**
  * Entry point. `node dist/main.js` serves MCP over stdio (MCP clients start this command and talk
  * through stdin and stdout); `node dist/main.js --transport http` serves Streamable HTTP at
- * http://127.0.0.1:3000/mcp instead. MCP_TRANSPORT, PORT and HOST set the same from the environment.
+ * http://127.0.0.1:3000/mcp instead, with liveness at /livez and readiness at /readyz. Settings
+ * come from the environment and `.env` (src/config.ts): MCP_TRANSPORT, PORT, HOST, ALLOWED_HOSTS...
  */
 import { parseArgs } from 'node:util';
-import { createAppServer } from './server.js';
-
-async function serveStdio(): Promise<void> {
-  const connection = await createAppServer().listen({ transport: 'stdio' });
-  // listen() prints one line on stderr (stdout belongs to the protocol); `banner: false` silences it.
-  // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered. Exit
-  // explicitly: after a signal, the still-open stdin would keep the process alive.
-  await connection.closed;
-  process.exit(0);
-}
-
-async function serveHttp(port: number, host: string): Promise<void> {
-  const listener = await createAppServer().listen({ transport: 'http', port, host });
-  process.stderr.write(`{{name}}: serving MCP over Streamable HTTP at ${listener.url}\n`);
-  const stop = () => void listener.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-}
+import { ConfigurationError, loadConfig } from '@typemcp/core';
+import { AppConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { createAppServer, httpOptions } from './server.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      transport: { type: 'string', default: process.env.MCP_TRANSPORT ?? 'stdio' },
-      port: { type: 'string', default: process.env.PORT ?? '3000' },
-      host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
-    },
-  });
-  if (values.transport === 'stdio') return serveStdio();
+  const config = await loadConfig(AppConfig);
+  const { values } = parseArgs({ options: { transport: { type: 'string', default: config.mcpTransport } } });
+  // Start hooks (onInit) run before the first request; a failing one stops start-up here.
+  const server = createAppServer({ config, logger: createLogger(config) });
+  if (values.transport === 'stdio') {
+    const connection = await server.listen({ transport: 'stdio' });
+    // Resolves when stdin ends or on SIGTERM/SIGINT, once in-flight requests are answered and
+    // the stop hooks ran. Exit explicitly: after a signal, the still-open stdin keeps the process alive.
+    await connection.closed;
+    process.exit(0);
+  }
   if (values.transport !== 'http') throw new Error(`--transport must be "stdio" or "http", not "${values.transport}"`);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${values.port}"`);
-  return serveHttp(port, values.host);
+  const listener = await server.listen(httpOptions(config));
+  process.stderr.write(`{{name}}: serving MCP over Streamable HTTP at ${listener.url}\n`);
+  // SIGTERM/SIGINT: /readyz turns 503, the server drains for DRAIN_MS, closes, runs the stop hooks and exits 0.
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof ConfigurationError ? error.message : error);
   process.exit(1);
 });

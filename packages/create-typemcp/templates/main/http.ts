@@ -1,29 +1,24 @@
 #!/usr/bin/env node
 /**
- * Entry point: `node dist/main.js` serves MCP over Streamable HTTP at http://127.0.0.1:3000/mcp.
- * `--port <n>` and `--host <address>` (or PORT and HOST in the environment) change where it listens.
+ * Entry point: `node dist/main.js` serves MCP over Streamable HTTP at http://127.0.0.1:3000/mcp,
+ * with liveness at /livez and readiness at /readyz. Its settings come from the environment and
+ * `.env` (src/config.ts): PORT, HOST, ALLOWED_HOSTS, PUBLIC_URL, LOG_LEVEL, REQUEST_LOG...
  */
-import { parseArgs } from 'node:util';
-import { createAppServer } from './server.js';
+import { ConfigurationError, loadConfig } from '@typemcp/core';
+import { AppConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { createAppServer, httpOptions } from './server.js';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: process.env.PORT ?? '3000' },
-      host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
-    },
-  });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${values.port}"`);
-
-  const listener = await createAppServer().listen({ transport: 'http', port, host: values.host });
+  const config = await loadConfig(AppConfig);
+  // Start hooks (onInit) run before it listens; a failing one stops start-up here.
+  const listener = await createAppServer({ config, logger: createLogger(config) }).listen(httpOptions(config));
   process.stderr.write(`{{name}}: serving MCP over Streamable HTTP at ${listener.url}\n`);
-  const stop = () => void listener.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM/SIGINT: /readyz turns 503, the server drains for DRAIN_MS (new sessions are refused,
+  // requests in flight finish), closes, runs the stop hooks (onDestroy) and exits 0.
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof ConfigurationError ? error.message : error);
   process.exit(1);
 });

@@ -15,6 +15,8 @@ import type { OAuthProxy } from '../oauth-proxy/oauth-proxy.js';
 import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
+import { frameworkChecks } from '../health/framework-checks.js';
+import { Readiness, type HealthCheck } from '../health/readiness.js';
 import { McpHttpHost } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
 import { runStartUpChecks } from './start-up-checks.js';
@@ -25,8 +27,19 @@ let expressFactory: (() => Express) | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const newExpressApp = (): Express => (expressFactory ??= require('express') as () => Express)();
 
-/** A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer). @publicApi */
-export type McpServerLike = ProtocolServer | { readonly engine: ProtocolServer };
+/**
+ * A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer, whose lifecycle
+ * serveHttp() follows: `start()` is awaited before listening, `close()` runs after the HTTP
+ * server closed, and `readinessChecks()` are part of `/readyz`). @publicApi
+ */
+export type McpServerLike =
+  | ProtocolServer
+  | {
+      readonly engine: ProtocolServer;
+      start?(): Promise<void>;
+      close?(graceMs?: number): Promise<void>;
+      readinessChecks?(): readonly HealthCheck[];
+    };
 
 /** @publicApi */
 export interface McpExpressApp {
@@ -36,6 +49,12 @@ export interface McpExpressApp {
   readonly sessionCount: number;
   /** The OAuth proxy served with the MCP routes, when `oauthProxy` was set. */
   readonly oauthProxy?: OAuthProxy;
+  /**
+   * Starts a graceful shutdown, as serveHttp() does on SIGTERM: `/readyz` answers 503, new
+   * sessions get 503 with `Retry-After`, and with shared state open SSE streams are closed with
+   * `retry:` advice so their clients resume on another instance; everything else is still served.
+   */
+  drain(): void;
   /** Refuses new requests, gives in-flight ones `graceMs` (default: the `graceMs` option), ends every session and stream, stops timers. */
   close(graceMs?: number): Promise<void>;
 }
@@ -45,7 +64,7 @@ export function engineOf(server: McpServerLike): ProtocolServer {
   return 'engine' in server ? server.engine : server;
 }
 
-/** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /health, and the RFC 9728 document. @publicApi */
+/** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /livez, /readyz, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
   return buildMcpApp(server, options).mcp;
 }
@@ -98,6 +117,19 @@ export function buildMcpApp(
   };
 
   if (options.health !== false) {
+    // Probes address the server by IP (the kubelet) or localhost (HEALTHCHECK): no Host check; they reveal only check names.
+    app.get('/livez', ...before, (_req, res) => void res.json({ status: 'ok' }));
+    const framework = frameworkChecks(effective);
+    const readiness = new Readiness(
+      () => [...('readinessChecks' in server && server.readinessChecks ? server.readinessChecks() : []), ...(options.readinessChecks ?? []), ...framework],
+      // A check's failure goes where the transport's errors go when the HTTP options say, else where the server's do.
+      (error, where) => (options.onError || options.logger ? host.reportError(error, where) : host.engine.reportError(error, where)),
+    );
+    app.get('/readyz', ...before, (_req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store');
+      if (host.draining) return void res.status(503).json({ status: 'draining', checks: {} });
+      readiness.run().then((report) => void res.status(report.status === 'ready' ? 200 : 503).json(report), next);
+    });
     app.get('/health', ...before, guarded, (_req, res) => {
       const shared = host.shared;
       if (!shared) return void res.json({ status: 'ok' });
@@ -131,6 +163,7 @@ export function buildMcpApp(
     get sessionCount() {
       return host.store.size;
     },
+    drain: () => host.beginDrain(),
     close: (graceMs) => host.close(graceMs),
   };
   hosts.set(mcp, host);

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { missingScopes, principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
+import { InvalidOptionError, missingScopes, principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
 import { writeErrorLine } from '@typemcp/protocol/internal';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
 import { HttpErrorCode } from '../errors.js';
@@ -17,6 +17,7 @@ import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { BearerAuth, PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { HostOriginGuard, isLoopback, LOOPBACK_HOSTS } from '../security/host-origin.guard.js';
+import { PublicOrigin } from '../security/public-origin.js';
 import { samePrincipalByJson } from '../security/same-principal.js';
 import type { TokenVerifier } from '../security/token-verifier.js';
 import { sameVerifiedPrincipal } from '../security/verified-principal.js';
@@ -32,12 +33,20 @@ export const DEFAULT_MAX_BODY_BYTES = HTTP_DEFAULTS.maxBodyBytes;
 export type RoutedRequest = IncomingMessage & { baseUrl?: string; protocol?: string };
 
 /**
- * This server's origin as the client addressed it, for URLs sent back in headers and metadata;
- * undefined when the Host header is not a plain host[:port] (it is not always allow-listed).
+ * The Host allow-list: given, else loopback names (and the public URL's host) for a loopback
+ * bind or a public URL. Bound elsewhere with neither, the server refuses to start: checking no
+ * Host would leave DNS rebinding open, and it must be asked for (`['*']` or `false`).
  */
-export function originOf(req: RoutedRequest): string | undefined {
-  const host = req.headers.host;
-  return host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `${req.protocol ?? 'http'}://${host}` : undefined;
+function allowedHostsOf(options: HttpOptions, bind: string): readonly string[] | false {
+  if (options.allowedHosts !== undefined) return options.allowedHosts;
+  if (options.publicUrl !== undefined) return [...LOOPBACK_HOSTS, new URL(options.publicUrl).host];
+  if (isLoopback(bind)) return LOOPBACK_HOSTS;
+  throw new InvalidOptionError(
+    'allowedHosts',
+    `Invalid option "allowedHosts": the server binds ${bind}, not a loopback address, so it must know the Host names clients use: ` +
+      `give allowedHosts (e.g. ['mcp.example.com']; ALLOWED_HOSTS=mcp.example.com in a generated project) or publicUrl, ` +
+      `or allowedHosts: ['*'] to accept any Host (no DNS-rebinding protection).`,
+  );
 }
 
 const defaultOnError = (error: unknown, where: string): void => writeErrorLine('[typemcp/http] error in', error, where);
@@ -56,6 +65,8 @@ export class McpHttpHost implements SharedHost {
   readonly store: SessionStore;
   readonly keepAlive: KeepAlive;
   readonly guard: HostOriginGuard;
+  /** Where this server's own URLs point (the `publicUrl` and `trustProxy` options). */
+  readonly origin: PublicOrigin;
   readonly auth?: BearerAuth;
   /** Present when sessions are shared with other instances (the `state` option). */
   readonly shared?: SharedSessions;
@@ -70,6 +81,8 @@ export class McpHttpHost implements SharedHost {
   private readonly limiter?: { readonly rateLimiter: RateLimiter; readonly key?: HttpRateLimitOptions['key'] };
   private readonly samePrincipal: (a: unknown, b: unknown) => boolean;
   private shuttingDown = false;
+  /** Set by beginDrain(): readiness answers 503 and new sessions are refused, the rest is served. */
+  draining = false;
   private readonly closers: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(
@@ -93,7 +106,8 @@ export class McpHttpHost implements SharedHost {
     this.store = options.sessionStore ?? new MemorySessionStore({ idleTimeoutMs: options.idleTimeoutMs, maxSessions: options.maxSessions });
     this.keepAlive = new KeepAlive(options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
     const bind = options.host ?? HTTP_DEFAULTS.host;
-    this.guard = new HostOriginGuard(options.allowedHosts ?? (isLoopback(bind) ? LOOPBACK_HOSTS : false), options.allowedOrigins ?? LOOPBACK_HOSTS);
+    this.guard = new HostOriginGuard(allowedHostsOf(options, bind), options.allowedOrigins ?? LOOPBACK_HOSTS);
+    this.origin = new PublicOrigin(options.publicUrl, options.trustProxy ?? false, this.guard);
     if (options.auth) this.auth = new BearerAuth(options.auth, (error, where) => this.reportError(error, where), verifier);
     const auth = options.auth;
     // Called on the auth provider, as verify is: a class-based provider's method may use `this`.
@@ -188,16 +202,16 @@ export class McpHttpHost implements SharedHost {
   metadataUrl(req: RoutedRequest): string | undefined {
     const auth = this.options.auth;
     if (auth?.resourceMetadataUrl) return auth.resourceMetadataUrl;
-    const origin = this.servesMetadata && originOf(req);
-    return origin ? `${origin}${req.baseUrl ?? ''}${PROTECTED_RESOURCE_PATH}` : undefined;
+    const origin = this.servesMetadata && this.origin.of(req);
+    return origin ? `${origin}${PROTECTED_RESOURCE_PATH}` : undefined;
   }
 
   /** This server's resource identifier (RFC 8707, RFC 9728 `resource`): configured, or the MCP endpoint's URL. */
   resourceUrl(req: RoutedRequest): string | undefined {
     const configured = this.options.auth?.protectedResource?.resource;
     if (typeof configured === 'string') return configured;
-    const origin = originOf(req);
-    return origin ? `${origin}${req.baseUrl ?? ''}${this.path}` : undefined;
+    const origin = this.origin.of(req);
+    return origin ? `${origin}${this.path}` : undefined;
   }
 
   /** The `aud` values a token must carry one of: configured, else this server's resource URL. */
@@ -244,8 +258,26 @@ export class McpHttpHost implements SharedHost {
     if (missing.length) throw this.auth.insufficientScope(required, missing, this.metadataUrl(req), id);
   }
 
-  /** Adds a new session to the store; 503 when it is full of busy sessions. */
+  /**
+   * The start of a graceful shutdown: readiness turns 503, new sessions get 503 with
+   * `Retry-After`, and with shared state every open SSE stream of a session held here is closed
+   * with `retry:` advice, so its client resumes through the load balancer on another instance
+   * (requests running here go on and write their events to the shared store).
+   */
+  beginDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    if (this.shared) for (const session of this.localSessions()) session.releaseStreams();
+  }
+
+  /** Adds a new session to the store; 503 when it is full of busy sessions or the server is draining. */
   register(session: StoredSession): void {
+    if (this.draining) {
+      void session.close(0);
+      throw new HttpTransportError(HttpErrorCode.Draining, 'Service unavailable: this instance is shutting down; retry, another one will serve you', {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(this.retryMs / 1000))), Connection: 'close' },
+      });
+    }
     if (!this.store.add(session)) {
       void session.close(0);
       throw new HttpTransportError(HttpErrorCode.TooManySessions, 'Service unavailable: too many active sessions; retry later', {

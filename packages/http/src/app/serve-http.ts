@@ -1,8 +1,9 @@
 /**
  * serveHttp(): createMcpExpressApp() on its own HTTP server, bound to 127.0.0.1 by default, with
  * bounded time to send headers and a request (never counting an SSE response, which starts once
- * the request is in), and a graceful close: stop accepting, give in-flight requests `graceMs`,
- * end every stream, close.
+ * the request is in), the server's start hooks awaited before listening, a graceful close (stop
+ * accepting, give in-flight requests `graceMs`, end every stream, close, run the stop hooks), and
+ * on SIGTERM a drain before it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import type { OAuthProxy } from '../oauth-proxy/oauth-proxy.js';
 import { checkHttpOptions } from '../options/check-http-options.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { buildMcpApp, sharedStateStarted, type McpServerLike } from './create-mcp-express-app.js';
+import { onShutdownSignal } from './shutdown-signals.js';
 
 /** @publicApi */
 export interface ServeHttpOptions extends HttpOptions {
@@ -34,6 +36,20 @@ export interface ServeHttpOptions extends HttpOptions {
    * time (node's `server.requestTimeout`).
    */
   requestTimeoutMs?: number;
+  /**
+   * On SIGTERM or SIGINT, shut down gracefully (see {@link HttpListener.shutdown}) and exit the
+   * process: 0 once closed, 1 past `shutdownTimeoutMs`; a second signal exits at once. Default
+   * true; false leaves the signals to the application.
+   */
+  handleSignals?: boolean;
+  /**
+   * How long the listener keeps serving after a shutdown starts, in ms (default 5 000): long
+   * enough for a load balancer to see `/readyz` fail and stop routing here. In-flight requests
+   * go on; then the server closes, giving them `graceMs` more.
+   */
+  drainMs?: number;
+  /** A signalled shutdown that has not finished by then exits the process with code 1, in ms (default 25 000). */
+  shutdownTimeoutMs?: number;
 }
 
 /** node's http.Server timeout options from ours, checked; expired requests are looked for ten times per timeout, at most once a second. */
@@ -67,8 +83,14 @@ export interface HttpListener {
    * `upstreamTokens(principal)` gives a tool the identity provider's tokens of the caller.
    */
   readonly oauthProxy?: OAuthProxy;
-  /** Graceful shutdown; resolves once the server is closed. */
+  /** Closes: stops accepting, gives in-flight requests `graceMs`, ends every stream, closes the server (its stop hooks run); resolves once closed. */
   close(graceMs?: number): Promise<void>;
+  /**
+   * What SIGTERM does with `handleSignals`: drain (readiness 503, new sessions 503 with
+   * `Retry-After`, with shared state SSE streams closed so clients resume elsewhere) for
+   * `drainMs`, then close(). Resolves once closed.
+   */
+  shutdown(): Promise<void>;
 }
 
 // A connection still open this long after every session ended is cut (a slow upload, a stuck client).
@@ -84,8 +106,15 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   const host = options.host ?? HTTP_DEFAULTS.host;
   const timeouts = serverTimeouts(options);
   const { mcp, listener } = buildMcpApp(server, { ...options, host });
-  // With shared state, listen once the store answered (or failed once: then it retries alone).
-  await sharedStateStarted(mcp);
+  const lifecycle = 'engine' in server ? server : undefined;
+  try {
+    // The application's start hooks, then shared state (listen once the store answered, or failed once: then it retries alone).
+    await lifecycle?.start?.();
+    await sharedStateStarted(mcp);
+  } catch (error) {
+    await mcp.close(0);
+    throw error;
+  }
   mcp.app.use((_req, res) => sendHttpError(res, new HttpTransportError(HttpErrorCode.NotFound, 'Not found')));
   const httpServer = createServer(timeouts, listener);
   await new Promise<void>((resolve, reject) => {
@@ -99,6 +128,29 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   const base = `http://${shown}:${port}`;
   let closing: Promise<void> | undefined;
+  let shuttingDown: Promise<void> | undefined;
+  let unregister: (() => void) | undefined;
+  const close = (graceMs?: number): Promise<void> =>
+    (closing ??= (async () => {
+      unregister?.();
+      const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      await mcp.close(graceMs);
+      httpServer.closeIdleConnections();
+      const force = setTimeout(() => httpServer.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
+      await stopped;
+      clearTimeout(force);
+      await lifecycle?.close?.(0);
+    })());
+  const drainMs = options.drainMs ?? HTTP_DEFAULTS.drainMs;
+  const shutdown = (): Promise<void> =>
+    (shuttingDown ??= (async () => {
+      mcp.drain();
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+      await close();
+    })());
+  if (options.handleSignals ?? HTTP_DEFAULTS.handleSignals)
+    unregister = onShutdownSignal(shutdown, options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs);
   return {
     url: `${base}${options.path ?? HTTP_DEFAULTS.path}`,
     sseUrl: options.legacySse === false ? undefined : `${base}/sse`,
@@ -106,16 +158,8 @@ export async function serveHttp(server: McpServerLike, options: ServeHttpOptions
     host,
     server: httpServer,
     ...(mcp.oauthProxy ? { oauthProxy: mcp.oauthProxy } : {}),
-    close: (graceMs) =>
-      (closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-        httpServer.closeIdleConnections();
-        await mcp.close(graceMs);
-        httpServer.closeIdleConnections();
-        const force = setTimeout(() => httpServer.closeAllConnections(), FORCE_CLOSE_AFTER_MS);
-        await stopped;
-        clearTimeout(force);
-      })()),
+    close,
+    shutdown,
   };
 }
 

@@ -33,7 +33,7 @@ export class LegacySseHandler {
       const id = this.host.newSessionId();
       const session = new LegacySseSession(id, this.host.engine, res, this.host.keepAlive, principal, (s) => this.host.forget(s));
       this.host.register(session);
-      session.start(`${req.baseUrl}${this.messagesPath}?sessionId=${encodeURIComponent(id)}`);
+      session.start(`${this.host.origin.prefixOf(req)}${this.messagesPath}?sessionId=${encodeURIComponent(id)}`);
     });
 
   /** POST /messages?sessionId=... */

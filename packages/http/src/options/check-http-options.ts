@@ -112,6 +112,20 @@ export function checkHttpOptions(options: HttpOptions & { port?: unknown }): voi
   check.boolean('health', options.health, D.health);
   check.boolean('log', options.log, D.log);
   checkList('allowedHosts', options.allowedHosts);
+  if (options.publicUrl !== undefined) {
+    checkUrl('publicUrl', options.publicUrl);
+    const url = new URL(options.publicUrl);
+    if (url.search || url.hash || url.username || url.password)
+      throw invalid('publicUrl', 'it must be an origin with an optional path, without query, fragment or credentials');
+  }
+  check.boolean('trustProxy', options.trustProxy, false);
+  check.array('readinessChecks', options.readinessChecks);
+  for (const c of options.readinessChecks ?? []) {
+    if (c === null || typeof c !== 'object' || typeof c.name !== 'string' || c.name === '' || typeof c.check !== 'function') {
+      throw invalid('readinessChecks', 'each entry must be { name, check(), timeoutMs? } with a non-empty name');
+    }
+    check.ms('readinessChecks.timeoutMs', c.timeoutMs, 1, 2_000);
+  }
   checkList('allowedOrigins', options.allowedOrigins);
   checkAuth(options.auth);
   check.integer('maxBodyBytes', options.maxBodyBytes, 1, Number.MAX_SAFE_INTEGER, D.maxBodyBytes);
@@ -141,9 +155,12 @@ export function checkHttpOptions(options: HttpOptions & { port?: unknown }): voi
   check.ms('graceMs', options.graceMs, 0, D.graceMs);
   check.integer('oversizeDrainBytes', options.oversizeDrainBytes, 0, Number.MAX_SAFE_INTEGER, D.oversizeDrainBytes);
   check.ms('oversizeDrainMs', options.oversizeDrainMs, 0, D.oversizeDrainMs);
-  const timeouts = options as { headersTimeoutMs?: unknown; requestTimeoutMs?: unknown };
-  check.ms('headersTimeoutMs', timeouts.headersTimeoutMs, 0, D.headersTimeoutMs);
-  check.ms('requestTimeoutMs', timeouts.requestTimeoutMs, 0, D.requestTimeoutMs);
+  const serve = options as { headersTimeoutMs?: unknown; requestTimeoutMs?: unknown; handleSignals?: unknown; drainMs?: unknown; shutdownTimeoutMs?: unknown };
+  check.ms('headersTimeoutMs', serve.headersTimeoutMs, 0, D.headersTimeoutMs);
+  check.ms('requestTimeoutMs', serve.requestTimeoutMs, 0, D.requestTimeoutMs);
+  check.boolean('handleSignals', serve.handleSignals, D.handleSignals);
+  check.ms('drainMs', serve.drainMs, 0, D.drainMs);
+  check.ms('shutdownTimeoutMs', serve.shutdownTimeoutMs, 1, D.shutdownTimeoutMs);
   check.function('onError', options.onError);
   checkLogger('logger', options.logger);
   check.object('rateLimit', options.rateLimit);

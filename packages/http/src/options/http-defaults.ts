@@ -37,8 +37,14 @@ export const HTTP_DEFAULTS = Object.freeze({
   headersTimeoutMs: 15_000,
   /** serveHttp(): longest time to receive a whole request, in ms (an SSE response may last any time; 0: off). */
   requestTimeoutMs: 30_000,
-  /** Serve `GET /health`. */
+  /** Serve `GET /livez`, `GET /readyz` and `GET /health`. */
   health: true,
+  /** serveHttp(): drain and exit on SIGTERM/SIGINT. */
+  handleSignals: true,
+  /** serveHttp(): after SIGTERM, how long the listener keeps serving (readiness 503, new sessions refused) before closing, in ms. */
+  drainMs: 5_000,
+  /** serveHttp(): the process exits (code 1) if a signalled shutdown has not finished by then, in ms. */
+  shutdownTimeoutMs: 25_000,
   /** One JSON line per request on stderr. */
   log: false,
 });

@@ -67,6 +67,8 @@ export interface SharedState {
   userStateStore?(): UserStateStore;
   /** Whether the store is reachable now. */
   health(): SharedStateHealth;
+  /** Asks the store for an answer (readiness, `/readyz`); rejects when it gives none in time. */
+  ping?(): Promise<void>;
   /** Disconnects. */
   close(): Promise<void>;
 }

@@ -32,7 +32,7 @@ export class HostOriginGuard {
   private readonly origins?: Set<string>;
 
   constructor(allowedHosts: readonly string[] | false, allowedOrigins: readonly string[] | false) {
-    if (allowedHosts !== false) {
+    if (allowedHosts !== false && !allowedHosts.includes('*')) {
       this.hostNames = new Set();
       this.hostsWithPort = new Set();
       for (const entry of allowedHosts) {
@@ -53,12 +53,18 @@ export class HostOriginGuard {
     }
   }
 
+  /** True when `host` (a Host header value) is allowed. */
+  allowsHost(host: string | undefined): boolean {
+    if (!this.hostNames) return true;
+    const h = host?.trim().toLowerCase();
+    return !!h && (this.hostNames.has(hostName(h)) || this.hostsWithPort!.has(h));
+  }
+
   /** Throws a 403 HttpTransportError when the request's Host or Origin is not allowed. */
   check(req: IncomingMessage): void {
     if (this.hostNames) {
       const host = req.headers.host;
-      const h = host?.trim().toLowerCase();
-      if (!h || !(this.hostNames.has(hostName(h)) || this.hostsWithPort!.has(h))) {
+      if (!this.allowsHost(host)) {
         throw new HttpTransportError(HttpErrorCode.ForbiddenHost, `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed`);
       }
     }

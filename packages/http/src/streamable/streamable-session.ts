@@ -329,13 +329,30 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
    */
   closeRequestStream(requestId: RequestId): boolean {
     const stream = this.byRequest.get(requestId)?.stream;
-    const connection = stream?.connection;
-    if (!stream?.primed || !connection?.isOpen) return false;
+    if (!stream?.primed || !stream.connection?.isOpen) return false;
+    this.release(stream);
+    return true;
+  }
+
+  /**
+   * Drain with shared state: ends the connection of every primed stream (request streams and the
+   * standalone one) with `retry:` advice while their requests go on; the client resumes with
+   * `Last-Event-ID` wherever the load balancer sends it, and the events are read from the store.
+   */
+  releaseStreams(): void {
+    for (const stream of [...this.live.values(), ...(this.standalone ? [this.standalone] : [])]) {
+      if (stream.primed && stream.connection?.isOpen) this.release(stream);
+    }
+  }
+
+  /** Ends a stream's connection with `retry:` advice; the stream goes on without one until resumed. */
+  private release(stream: EventStream): void {
+    const connection = stream.connection!;
+    // What it carried unsaved goes to the store first: the client resumes from there.
     this.store(stream);
     stream.connection = undefined;
     connection.retry(this.host.retryMs);
     connection.end();
-    return true;
   }
 
   /** Resumes stream `streamId` after event `afterSeq` on a GET with `Last-Event-ID`. */

@@ -6,13 +6,20 @@ import * as path from 'node:path';
 import type { Implementation } from '../mcp-types.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../revisions.js';
 
-/** The command that started this process, as a person would type it (script relative to cwd). */
-function thisCommand(): string {
-  const [, script, ...args] = process.argv;
+/**
+ * A command that starts this server again, as a person would type it (script relative to cwd).
+ * A TypeScript entry point was started by a loader (`typemcp dev`'s, which adds decorator
+ * metadata): `node src/main.ts` alone fails (Node 20 has no .ts loader; Node 22.18+ strips types
+ * but resolves no `./x.js` import to `./x.ts`, nor emits decorator metadata), so the command for
+ * it is `npx typemcp dev`.
+ */
+export function thisCommand(argv: readonly string[] = process.argv, cwd: string = process.cwd()): string {
+  const [, script, ...args] = argv;
   if (!script) return 'node <your server>';
-  const relative = path.relative(process.cwd(), script);
+  const relative = path.relative(cwd, script);
   const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : script;
-  return ['node', shown, ...args].map((a) => (/^[\w./:=@-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+  const runner = /\.(c?ts|tsx)$/.test(script) ? ['npx', 'typemcp', 'dev'] : ['node'];
+  return [...runner, shown, ...args].map((a) => (/^[\w./:=@-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
 /** The banner line (with its newline) for a server. */

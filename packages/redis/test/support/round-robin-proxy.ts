@@ -1,6 +1,6 @@
 /**
  * A small round-robin HTTP proxy for the scale-out tests: every request goes to the next
- * instance (skipping one that refuses the connection), bodies and SSE responses streamed
+ * instance (skipping one that refuses the connection, or that its health check took out), bodies and SSE responses streamed
  * through, headers as they came. It records which instance served each request, by JSON-RPC method.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,7 +19,26 @@ export class RoundRobinProxy {
   readonly routed: Routed[] = [];
   private next = 0;
   private server?: Server;
+  /** Upstreams the health check took out of rotation. */
+  private readonly out = new Set<number>();
+  private watching?: NodeJS.Timeout;
   url = '';
+
+  /**
+   * As a load balancer's health check: every `everyMs`, GET `path` on each upstream; one that
+   * does not answer 200 gets no new request until it does again.
+   */
+  watchHealth(path: string, everyMs = 100): void {
+    const probe = () =>
+      this.upstreams.forEach((upstream, index) => {
+        fetch(new URL(path, upstream), { signal: AbortSignal.timeout(everyMs * 5) }).then(
+          (res) => (void res.body?.cancel(), res.status === 200 ? this.out.delete(index) : this.out.add(index)),
+          () => this.out.add(index),
+        );
+      });
+    probe();
+    this.watching = setInterval(probe, everyMs);
+  }
 
   constructor(public upstreams: string[]) {}
 
@@ -43,6 +62,7 @@ export class RoundRobinProxy {
     }
     for (let attempt = 0; attempt < this.upstreams.length; attempt++) {
       const index = this.next++ % this.upstreams.length;
+      if (this.out.has(index) && this.out.size < this.upstreams.length) continue;
       const ok = await this.tryUpstream(index, req, res, body);
       if (ok) {
         this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId: req.headers['last-event-id'] as string | undefined });
@@ -76,6 +96,7 @@ export class RoundRobinProxy {
   }
 
   close(): Promise<void> {
+    clearInterval(this.watching);
     this.server?.closeAllConnections();
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }

@@ -5,27 +5,28 @@
  * the provider with the one client you registered there, and gives MCP clients its own tokens
  * for this server. Register `<PUBLIC_URL>/oauth/callback` as that client's redirect URI.
  *
- * OAUTH_ISSUER        the provider's issuer URL (its endpoints are discovered)
- * OAUTH_CLIENT_ID     the client registered at the provider for this server
- * OAUTH_CLIENT_SECRET its secret
- * OAUTH_SCOPES        what to ask the provider for (default "openid")
- * MCP_SCOPES          the scopes this server's own tokens may carry (default none)
- * PUBLIC_URL          where clients reach this server (default http://<host>:<port>)
+ * Read from the configuration (src/config.ts): OAUTH_ISSUER, OAUTH_CLIENT_ID,
+ * OAUTH_CLIENT_SECRET, OAUTH_SCOPES (default openid), MCP_SCOPES (default: the scopes the services declare) and PUBLIC_URL
+ * (where clients reach this server; default http://<host>:<port>).
  */
 import type { OAuthProxyOptions } from '@typemcp/http';
+import type { AppConfig } from './config.js';
 
-const list = (value: string | undefined, fallback: string[]): string[] => (value ? value.split(/[\s,]+/).filter(Boolean) : fallback);
-
-/** The OAuth proxy's options from the environment; throws, naming them, when the required ones are missing. */
-export function oauthProxyFromEnv(port: number, host: string, env: NodeJS.ProcessEnv = process.env): OAuthProxyOptions {
-  const missing = ['OAUTH_ISSUER', 'OAUTH_CLIENT_ID'].filter((name) => !env[name]);
+/** The OAuth proxy's options from the configuration; throws, naming them, when the required ones are missing. */
+export function oauthProxyFrom(config: AppConfig): OAuthProxyOptions {
+  const missing = [
+    ['OAUTH_ISSUER', config.oauthIssuer],
+    ['OAUTH_CLIENT_ID', config.oauthClientId],
+  ].flatMap(([name, value]) => (value ? [] : [name]));
   if (missing.length) {
     throw new Error(`Set ${missing.join(' and ')}: the identity provider and the client registered there for this server (see README.md, "Protected with OAuth")`);
   }
+  const { host, port } = config;
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
-    baseUrl: env.PUBLIC_URL ?? `http://${reachable}:${port}`,
-    upstream: { issuer: env.OAUTH_ISSUER!, clientId: env.OAUTH_CLIENT_ID!, clientSecret: env.OAUTH_CLIENT_SECRET, scopes: list(env.OAUTH_SCOPES, ['openid']) },
-    scopes: list(env.MCP_SCOPES, []),
+    baseUrl: config.publicUrl ?? `http://${reachable}:${port}`,
+    upstream: { issuer: config.oauthIssuer!, clientId: config.oauthClientId!, clientSecret: config.oauthClientSecret, scopes: config.oauthScopes },
+    // Left out, the proxy grants exactly the scopes the services declare; a list that leaves one out stops start-up.
+    ...(config.mcpScopes ? { scopes: config.mcpScopes } : {}),
   };
 }

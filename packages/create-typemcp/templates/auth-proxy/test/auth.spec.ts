@@ -7,8 +7,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadConfig } from '@typemcp/core';
 import { createMcpExpressApp, type McpExpressApp } from '@typemcp/http';
-import { oauthProxyFromEnv } from '../src/auth.js';
+import { oauthProxyFrom } from '../src/auth.js';
+import { AppConfig } from '../src/config.js';
 import { createAppServer } from '../src/server.js';
 
 const ENV = { OAUTH_ISSUER: 'https://idp.example.test', OAUTH_CLIENT_ID: 'my-server', OAUTH_CLIENT_SECRET: 'secret' };
@@ -22,7 +24,8 @@ describe('the OAuth-protected HTTP server', () => {
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const port = (http.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    mcp = createMcpExpressApp(createAppServer(), { oauthProxy: oauthProxyFromEnv(port, '127.0.0.1', ENV) });
+    const config = await loadConfig(AppConfig, { env: { ...ENV, PORT: String(port) } });
+    mcp = createMcpExpressApp(createAppServer({ config }), { oauthProxy: oauthProxyFrom(config) });
     http.on('request', mcp.app);
   });
   afterAll(async () => {
@@ -61,7 +64,8 @@ describe('the OAuth-protected HTTP server', () => {
     expect(await consent.text()).toContain('Test client');
   });
 
-  it('names the variables it needs when they are missing', () => {
-    expect(() => oauthProxyFromEnv(3000, '127.0.0.1', {})).toThrow('Set OAUTH_ISSUER and OAUTH_CLIENT_ID');
+  it('names the variables it needs when they are missing', async () => {
+    const config = await loadConfig(AppConfig, { env: {} });
+    expect(() => oauthProxyFrom(config)).toThrow('Set OAUTH_ISSUER and OAUTH_CLIENT_ID');
   });
 });

@@ -1,11 +1,15 @@
-/** The echo service in memory: a real TypeMCP server and MCP client, no process or socket. */
+/**
+ * The echo service in memory: a real TypeMCP server and MCP client, no process or socket. The
+ * server is built by the app's own createAppServer() (its providers included), serving this service only.
+ */
 import { createTestClient, textOf, type TestClient } from '@typemcp/testing';
+import { createAppServer } from '../src/server.js';
 import { EchoService } from '../src/services/echo.service.js';
 
 describe('EchoService', () => {
   let client: TestClient;
   beforeEach(async () => {
-    client = await createTestClient({ services: [EchoService] });
+    client = await createTestClient({ server: createAppServer({ services: [EchoService] }), closeServer: true });
   });
   afterEach(() => client.close());
 

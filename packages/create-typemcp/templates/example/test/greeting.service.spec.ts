@@ -1,14 +1,16 @@
 /**
  * The greeting service in memory: a real TypeMCP server and MCP client, no process or socket.
- * Each test gets a fresh server built from the services it names.
+ * Each test gets a fresh server built by the app's own createAppServer() (its providers included),
+ * serving only this service.
  */
 import { createTestClient, JsonRpcError, textOf, type TestClient } from '@typemcp/testing';
+import { createAppServer } from '../src/server.js';
 import { GreetingService } from '../src/services/greeting.service.js';
 
 describe('GreetingService', () => {
   let client: TestClient;
   beforeEach(async () => {
-    client = await createTestClient({ services: [GreetingService] });
+    client = await createTestClient({ server: createAppServer({ services: [GreetingService] }), closeServer: true });
   });
   afterEach(() => client.close());
 

@@ -1,0 +1,79 @@
+/**
+ * loadConfig(): a configuration class (a DTO like any other: class-validator decorators, defaults
+ * as initialisers) filled from the environment and checked by the same pipeline as tool inputs
+ * (the published JSON Schema with Ajv, then class-validator). `.env` is parsed by Node's own
+ * parser (`util.parseEnv`, the one `process.loadEnvFile` uses) and, like `loadEnvFile`, never
+ * overrides a variable the environment already has. It is applied here rather than by
+ * `loadEnvFile` so it reaches the environment object being read, whichever that is.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import type { ClassType } from '../metadata/metadata-args.interface.js';
+import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { DtoValidator } from '../pipeline/dto-validator.js';
+import { DtoSchemaFactory } from '../schema/index.js';
+import { ConfigurationError, type ConfigurationProblem } from './configuration.error.js';
+import { envNameOf } from './env.decorator.js';
+import { envValue } from './env-values.js';
+
+/** Options of {@link loadConfig}. @publicApi */
+export interface LoadConfigOptions {
+  /** Variables to read instead of `process.env` (`.env` is then read only when `envFile` names it). */
+  env?: Record<string, string | undefined>;
+  /**
+   * The env file whose variables are added to the environment being read where it has none
+   * (default `.env` in the working directory, when it exists); `false`: none.
+   */
+  envFile?: string | false;
+}
+
+/** The message of a validation problem with the field replaced by its variable, and no value in it. */
+function problemOf(message: string, variables: ReadonlyMap<string, string>, values: readonly string[]): ConfigurationProblem {
+  const field = /^`([^`.[]+)[^`]*`\s*:?\s*/.exec(message);
+  const variable = (field && variables.get(field[1])) ?? 'configuration';
+  let text = (field ? message.slice(field[0].length) : message).replace(/ \(got [^]*\)$/, '');
+  // class-validator messages may quote the value: never let one through.
+  for (const value of values) if (value.length >= 3) text = text.split(value).join('<hidden>');
+  if (text === 'is required') text = 'is required: set it in the environment or in .env';
+  return { variable, message: text };
+}
+
+/**
+ * Builds and validates an instance of `config` from the environment: each property is read from
+ * the variable `@Env()` names, else from its name in UPPER_SNAKE_CASE; an empty value counts as
+ * unset (the initialiser's default applies). Values are converted by the property's schema type
+ * (numbers, booleans, comma-separated lists). Throws a ConfigurationError with one problem per bad
+ * or missing variable; no value ever appears in it. Inject the result anywhere with
+ * `createServer({ providers: [{ provide: AppConfig, useValue: config }] })`.
+ * @publicApi
+ */
+export async function loadConfig<T extends object>(config: ClassType<T>, options: LoadConfigOptions = {}): Promise<T> {
+  const env = options.env ?? process.env;
+  const file = options.envFile === false || (options.env && options.envFile === undefined) ? undefined : resolve(options.envFile ?? '.env');
+  if (file && existsSync(file)) {
+    for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) if (env[name] === undefined) env[name] = value;
+  }
+  const schemas = new DtoSchemaFactory();
+  const properties = Object.entries((schemas.forClass(config).properties ?? {}) as Record<string, object>);
+  const named = new Map(
+    getMetadataStorage()
+      .membersOf(getMetadataStorage().envVariables, config)
+      .map((r) => [r.property, r.variable] as const),
+  );
+  const variables = new Map(properties.map(([property]) => [property, named.get(property) ?? envNameOf(property)] as const));
+  const plain: Record<string, unknown> = {};
+  const given: string[] = [];
+  for (const [property, schema] of properties) {
+    const value = env[variables.get(property)!];
+    if (value === undefined || value === '') continue;
+    plain[property] = envValue(value, schema);
+    given.push(value);
+  }
+  const result = await new DtoValidator(schemas).input(config, plain);
+  if (result.ok) return result.value;
+  throw new ConfigurationError(
+    config.name,
+    result.problems.map((p) => problemOf(p, variables, given)),
+  );
+}
