@@ -262,6 +262,30 @@ function scaleOutSection(doc) {
   ].join('\n');
 }
 
+function chaosSection(doc) {
+  const c = doc.config;
+  const r = doc.servers[0].rounds[0];
+  return [
+    header(doc, [
+      `- Load: ${c.legacyWorkers} 2025-11-25 sessions (SDK 1.x; every other call on a stream the server closes, resumed with Last-Event-ID) and ${c.modernWorkers} stateless 2026-07-28 clients (SDK 2.x), one call at a time each, through the round-robin proxy to three instances`,
+      `- Chaos: an instance SIGKILLed every ${c.killEveryMs / 1000} s (back 300 ms later, one down at a time), Redis restarted every ${c.redisRestartEveryMs / 1000} s (append-only file on every write)`,
+    ]),
+    '',
+    '| calls | answered | retryable error | in flight on a killed instance | wrong or missing answer | answered twice | resumed progress lost or repeated |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${fmtInt(r.calls)} | ${fmtInt(r.ok)} | ${fmtInt(r.retryable)} | ${fmtInt(r.lostWithInstance)} | ${fmtInt(r.bad)} | ${fmtInt(r.duplicates)} | ${fmtInt(r.eventErrors)} |`,
+    '',
+    `- Instances SIGKILLed: ${r.kills}; Redis restarts: ${r.redisRestarts}; instances serving afterwards: ${r.servingAfter} of 3`,
+    `- Answered calls: p50 ${fmtMs(r.p50Ms)} ms, p99 ${fmtMs(r.p99Ms)} ms`,
+    `- Peaks (sampled every second): instance RSS ${fmtMs(r.instanceRssMb)} MB, Redis ${fmtMs(r.redisUsedMb)} MB used, ${fmtInt(r.redisKeys)} keys`,
+    `- Errors by kind: ${
+      Object.entries(r.reasons ?? {})
+        .map(([k, n]) => `${k} ${n}`)
+        .join('; ') || 'none'
+    }`,
+  ].join('\n');
+}
+
 const SECTIONS = {
   stdio: ['results', stdioSection],
   'http-legacy': ['http-results', httpSection],
@@ -269,6 +293,7 @@ const SECTIONS = {
   'tools-list': ['tools-list-results', toolsListSection],
   'cold-start': ['cold-start-results', coldStartSection],
   'scale-out': ['scale-out-results', scaleOutSection],
+  chaos: ['chaos-results', chaosSection],
 };
 
 /**

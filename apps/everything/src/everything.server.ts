@@ -1,5 +1,5 @@
 /** Builds the everything server from its decorated services. */
-import { createServer, runAsTask, type TypeMcpServer } from '@typemcp/core';
+import { createServer, runAsTask, type ServerOptions, type TypeMcpServer } from '@typemcp/core';
 import { ClientRequestsService } from './services/client-requests.service.js';
 import { ContentToolsService } from './services/content-tools.service.js';
 import { ExtrasService } from './services/extras.service.js';
@@ -12,8 +12,9 @@ import { sleep } from './fixtures.js';
  * A fresh everything server, for every revision from 2024-11-05 to 2026-07-28 (the dynamic
  * tool and prompt services are added at run time by the toggle/trigger tools).
  */
-export function createEverythingServer(): TypeMcpServer {
+export function createEverythingServer(options: Pick<ServerOptions, 'tasks'> = {}): TypeMcpServer {
   const server = createServer({
+    ...options,
     name: 'typemcp-everything',
     title: 'TypeMCP Everything',
     version: '0.1.0',

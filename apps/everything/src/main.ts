@@ -4,8 +4,8 @@
  * `--transport http [--port 3000] [--host 127.0.0.1] [--redis redis://host:6379 [--redis-prefix typemcp]]`
  * for Streamable HTTP at /mcp and the legacy HTTP+SSE transport at /sse on the same port (the URLs
  * are printed on stderr). With `--redis`, sessions, resumable events and notifications are shared
- * through that Redis under the key prefix, so several instances behind any load balancer serve as
- * one (@typemcp/redis, loaded only then).
+ * through that Redis under the key prefix, and so are tasks, so several instances behind any load
+ * balancer serve as one (@typemcp/redis, loaded only then).
  */
 import { createEverythingServer } from './everything.server.js';
 
@@ -28,7 +28,9 @@ async function serveHttp(): Promise<void> {
   }
   const redis = option('redis', '');
   const state = redis ? (await import('@typemcp/redis')).redisState({ url: redis, prefix: option('redis-prefix', 'typemcp') }) : undefined;
-  const listener = await createEverythingServer().listen({ transport: 'http', port, host: option('host', '127.0.0.1'), state });
+  // Tasks in the same Redis, on the state's connection: any instance serves every request about any task.
+  const tasks = state ? { store: state.taskStore() } : undefined;
+  const listener = await createEverythingServer({ tasks }).listen({ transport: 'http', port, host: option('host', '127.0.0.1'), state });
   // The Redis URL is not printed: it may hold a password.
   const shared = state ? ', sessions shared on Redis' : '';
   process.stderr.write(`typemcp-everything: Streamable HTTP at ${listener.url} (legacy HTTP+SSE at ${listener.url.replace(/\/mcp$/, '/sse')})${shared}\n`);

@@ -63,9 +63,13 @@ export {
   RateLimiter,
   ResourceNotFoundError,
   MemoryTaskStore,
+  MemoryUserStateStore,
   runAsTask,
   TASKS_EXTENSION,
   ToolError,
+  userState,
+  UserState,
+  UserStateError,
 } from '@typemcp/protocol';
 export type {
   BucketRule,
@@ -86,3 +90,4 @@ export type {
   StructuredLogger,
 } from '@typemcp/protocol';
 export type { TaskOptions, TaskRecord, TaskStatus, TaskStore } from '@typemcp/protocol';
+export type { UserStateOptions, UserStateSlot, UserStateStore } from '@typemcp/protocol';

@@ -8,5 +8,7 @@
 export { RedisState, redisState } from './redis-state.js';
 export { RedisTaskStore, redisTaskStore } from './redis-task-store.js';
 export type { RedisStateOptions, RedisTaskStoreOptions } from './redis-options.js';
+export type { RedisTaskStoreLimits } from './redis-task-store.js';
 export { RedisRateLimitStore } from './redis-rate-limit-store.js';
+export { RedisUserStateStore } from './redis-user-state-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';

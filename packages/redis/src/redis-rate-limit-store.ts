@@ -8,15 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidOptionError, type BucketRule, type RateLimitDecision, type RateLimitStore } from '@typemcp/protocol';
-import { checkOption as check } from '@typemcp/protocol/internal';
-import { createClient } from 'redis';
 import { Script } from './lua-script.js';
-import { withTimeout } from './redis-state.js';
+import { RedisConnection } from './redis-connection.js';
+import { checkConnectionOptions } from './redis-options.js';
 
 /** Options of {@link RedisRateLimitStore}. @publicApi */
 export interface RedisRateLimitStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` (default `redis://127.0.0.1:6379`). */
   url?: string;
+  /** A Redis Cluster instead of one server: the URLs of some of its nodes (see RedisStateOptions.cluster). */
+  cluster?: readonly string[];
   /** Prefix of every key (default `typemcp`); buckets are `<prefix>:rl:{<key>}`. */
   prefix?: string;
   /** A take not answered within this many ms rejects (default 1 000). */
@@ -76,38 +77,21 @@ const MAX_KEY_CHARS = 200;
  * when Redis cannot be reached (the limiter decides whether that fails open or closed). @publicApi
  */
 export class RedisRateLimitStore implements RateLimitStore {
-  private readonly client: ReturnType<typeof createClient>;
+  private readonly connection: RedisConnection;
   private readonly prefix: string;
   private readonly callerClock: boolean;
-  private readonly connectTimeoutMs: number;
-  private readonly commandTimeoutMs: number;
   private firstAttempt?: Promise<void>;
   private firstSettled = false;
-  private lastError?: string;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: RedisRateLimitStoreOptions = {}) {
-    check.object('options', options);
-    check.string('url', options.url, false);
-    check.string('prefix', options.prefix, false);
-    check.ms('commandTimeoutMs', options.commandTimeoutMs, 1);
-    check.ms('connectTimeoutMs', options.connectTimeoutMs, 1);
+    checkConnectionOptions(options);
     if (options.clock !== undefined && options.clock !== 'redis' && options.clock !== 'caller') {
       throw new InvalidOptionError('clock', `Invalid option "clock": use 'redis' or 'caller'.`);
     }
     this.prefix = options.prefix ?? 'typemcp';
     this.callerClock = options.clock === 'caller';
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
-    this.client = createClient({
-      url: options.url ?? 'redis://127.0.0.1:6379',
-      disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 1000 },
-      socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-    });
-    this.client.on('error', (error: unknown) => {
-      this.lastError = error instanceof Error ? error.message : String(error);
-    });
+    this.connection = new RedisConnection(options);
   }
 
   /** The Redis key of a bucket. */
@@ -120,38 +104,20 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, rule: BucketRule, now: number, cost: number): Promise<RateLimitDecision> {
     await this.ready();
     const args = [String(rule.capacity), String(rule.refillPerSecond), this.callerClock ? String(now) : '-1', String(cost)];
-    const [allowed, remaining, retryAfterMs] = (await withTimeout(take.run(this.client, [this.keyOf(key)], args), this.commandTimeoutMs)) as [
-      number,
-      number,
-      number,
-    ];
+    const [allowed, remaining, retryAfterMs] = (await this.connection.script(take, [this.keyOf(key)], args)) as [number, number, number];
     return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 
   /** Connects on first use (concurrent first takes wait for it); afterwards refuses at once while Redis is away (the client reconnects by itself). */
   private ready(): Promise<void> | undefined {
-    if (this.client.isReady) return undefined;
-    if (this.firstAttempt === undefined) {
-      const connecting = this.client.connect().then(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      this.firstAttempt = Promise.race([
-        connecting,
-        new Promise<void>(
-          (_, reject) => (timer = setTimeout(() => reject(new Error(`Redis is not reachable after ${this.connectTimeoutMs} ms`)), this.connectTimeoutMs)),
-        ),
-      ]).finally(() => {
-        clearTimeout(timer);
-        this.firstSettled = true;
-      });
-      connecting.catch(() => undefined);
-    }
-    if (!this.firstSettled) return this.firstAttempt;
-    return Promise.reject(new Error(`Redis is not reachable${this.lastError ? `: ${this.lastError}` : ''}`));
+    if (this.connection.isReady) return undefined;
+    this.firstAttempt ??= this.connection.connect().finally(() => (this.firstSettled = true));
+    // Afterwards the connection refuses at once while Redis is away.
+    return this.firstSettled ? undefined : this.firstAttempt;
   }
 
   /** Disconnects (at once when Redis is not answering). */
-  async close(): Promise<void> {
-    if (this.client.isReady) await this.client.close().catch(() => this.client.destroy());
-    else if (this.client.isOpen) this.client.destroy();
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }

@@ -8,54 +8,47 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EventStore, SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth, StoredEvent } from '@typemcp/http';
-import { createClient } from 'redis';
 import { checkOption as check } from '@typemcp/protocol/internal';
-import { Script } from './lua-script.js';
+import { ORDERED, Script } from './lua-script.js';
+import { RedisConnection, type BlockingReader, type Reply } from './redis-connection.js';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
 import { RedisTaskStore } from './redis-task-store.js';
+import { RedisUserStateStore } from './redis-user-state-store.js';
 
-type Client = ReturnType<typeof createClient>;
-type Reply = string | number | null | Reply[];
+export { withTimeout } from './redis-connection.js';
 
 /** Node numbers wrap here, so server->client request ids stay safe integers (see the http package). */
 const NODE_SPACE = 2 ** 20;
 
 // Sets the GET-stream holder only on a session that still exists (never creates a key without TTL).
-const SET_STREAM_NODE = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'g', ARGV[1]) end return 0`;
+const setStreamNode = new Script(`if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'g', ARGV[1]) end return 0`, ORDERED);
 // Clears it only when the given node still holds it (another may have taken over).
-const CLEAR_STREAM_NODE = `if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then redis.call('HDEL', KEYS[1], 'g') end return 0`;
-// Deletes a session's record, its event streams and their index.
-const DELETE_SESSION = `local ids = redis.call('SMEMBERS', KEYS[2])
+const clearStreamNode = new Script(`if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then redis.call('HDEL', KEYS[1], 'g') end return 0`, ORDERED);
+// KEYS: session. ARGV: state, ttl (ms).
+const saveSession = new Script(`redis.call('HSET', KEYS[1], 'st', ARGV[1]) redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`, ORDERED);
+// Deletes a session's event streams and their index. KEYS: index; ARGV: the streams' key prefix
+// (the same hash tag as the index, so one slot).
+const deleteEvents = new Script(
+  `local ids = redis.call('SMEMBERS', KEYS[1])
 for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
-redis.call('DEL', KEYS[1], KEYS[2]) return #ids`;
+redis.call('DEL', KEYS[1]) return #ids`,
+  ORDERED,
+);
 
 // One script per event-log write (one command and one reply instead of a MULTI of four): the
 // stream key and its index share the session's hash tag, so a Redis Cluster runs it on one shard.
 // KEYS: stream, index; ARGV: max length, entry id, message, age (ms), stream id.
-const APPEND_EVENT = `redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'm', ARGV[3])
+const appendEvent = new Script(
+  `redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'm', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 0`;
+redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 0`,
+  ORDERED,
+);
 // KEYS: stream; ARGV: entry id, age (ms).
-const END_STREAM = `redis.call('XADD', KEYS[1], ARGV[1], 'end', '1') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`;
+const endStream = new Script(`redis.call('XADD', KEYS[1], ARGV[1], 'end', '1') redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 0`, ORDERED);
 // KEYS: stream, index; ARGV: stream id.
-const DELETE_STREAM = `redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[1]) return 0`;
-
-const appendEvent = new Script(APPEND_EVENT);
-const endStream = new Script(END_STREAM);
-const deleteStream = new Script(DELETE_STREAM);
-
-/**
- * `pending`, or a rejection after `ms`: node-redis's own command timeout only covers the wait
- * before a command is written, not a Redis that received it and does not answer (slow, paused).
- */
-export function withTimeout<T>(pending: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms (commandTimeoutMs)`)), ms);
-  });
-  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
-}
+const deleteStream = new Script(`redis.call('DEL', KEYS[1]) redis.call('SREM', KEYS[2], ARGV[1]) return 0`, ORDERED);
 
 /** Fields of a stream entry as RESP2 returns them. */
 function fields(list: Reply): Record<string, string> {
@@ -72,16 +65,14 @@ class RedisEventStore implements EventStore {
   append(sessionId: string, streamId: string, seq: number, message: string): Promise<void> {
     const o = this.owner;
     const keys = [o.streamKey(sessionId, streamId), o.streamIndexKey(sessionId)];
-    return o.run((c) => appendEvent.run(c, keys, [String(o.maxEventsPerStream), `0-${seq}`, message, String(o.eventTtlMs), streamId]).then(() => undefined));
+    return o.connection.script(appendEvent, keys, [String(o.maxEventsPerStream), `0-${seq}`, message, String(o.eventTtlMs), streamId]).then(() => undefined);
   }
 
   async read(sessionId: string, streamId: string, afterSeq: number): Promise<readonly StoredEvent[] | undefined> {
     const key = this.owner.streamKey(sessionId, streamId);
-    const entries = (await this.owner.run((c) => c.sendCommand(['XRANGE', key, `(0-${afterSeq}`, '+']))) as Reply[];
-    if (entries.length === 0) {
-      const exists = (await this.owner.run((c) => c.sendCommand(['EXISTS', key]))) as unknown as number;
-      if (exists === 0) return undefined;
-    }
+    const c = this.owner.connection;
+    const entries = (await c.command(key, ['XRANGE', key, `(0-${afterSeq}`, '+'])) as Reply[];
+    if (entries.length === 0 && (await c.command(key, ['EXISTS', key])) === 0) return undefined;
     const events: StoredEvent[] = [];
     for (const entry of entries) {
       const [id, list] = entry as [string, Reply];
@@ -93,7 +84,7 @@ class RedisEventStore implements EventStore {
 
   deleteStream(sessionId: string, streamId: string): Promise<void> {
     const o = this.owner;
-    return o.run((c) => deleteStream.run(c, [o.streamKey(sessionId, streamId), o.streamIndexKey(sessionId)], [streamId]).then(() => undefined));
+    return o.connection.script(deleteStream, [o.streamKey(sessionId, streamId), o.streamIndexKey(sessionId)], [streamId]).then(() => undefined);
   }
 
   deleteSession(sessionId: string): Promise<void> {
@@ -102,7 +93,7 @@ class RedisEventStore implements EventStore {
 
   end(sessionId: string, streamId: string, lastSeq: number): Promise<void> {
     const key = this.owner.streamKey(sessionId, streamId);
-    return this.owner.run((c) => endStream.run(c, [key], [`0-${lastSeq + 1}`, String(this.owner.eventTtlMs)]).then(() => undefined));
+    return this.owner.connection.script(endStream, [key], [`0-${lastSeq + 1}`, String(this.owner.eventTtlMs)]).then(() => undefined);
   }
 
   async follow(
@@ -113,7 +104,7 @@ class RedisEventStore implements EventStore {
     options: { signal: AbortSignal; idleMs: number },
   ): Promise<'ended' | 'aborted' | 'idle' | 'unknown'> {
     const key = this.owner.streamKey(sessionId, streamId);
-    const reader = await this.owner.follower();
+    const reader = await this.owner.follower(key);
     const abort = () => reader.destroy();
     options.signal.addEventListener('abort', abort, { once: true });
     try {
@@ -121,10 +112,10 @@ class RedisEventStore implements EventStore {
       let quietSince = Date.now();
       while (!options.signal.aborted) {
         const wait = Math.max(1, Math.min(5000, options.idleMs - (Date.now() - quietSince)));
-        const reply = (await reader.sendCommand(['XREAD', 'BLOCK', String(wait), 'STREAMS', key, `0-${last}`])) as Reply[] | null;
+        const reply = (await reader.command(['XREAD', 'BLOCK', String(wait), 'STREAMS', key, `0-${last}`])) as Reply[] | null;
         if (reply === null) {
           if (Date.now() - quietSince >= options.idleMs) return 'idle';
-          if (((await reader.sendCommand(['EXISTS', key])) as unknown as number) === 0) return 'unknown';
+          if ((await reader.command(['EXISTS', key])) === 0) return 'unknown';
           continue;
         }
         quietSince = Date.now();
@@ -154,14 +145,12 @@ export class RedisState implements SharedState {
   readonly eventTtlMs: number;
   readonly maxEventsPerStream: number;
   readonly commandTimeoutMs: number;
-  private readonly client: Client;
-  private readonly subscriber: Client;
+  /** @internal The connection every store made from this state shares. */
+  readonly connection: RedisConnection;
   private readonly options: RedisStateOptions;
-  private connecting?: Promise<void>;
   private node = 0;
-  private lastError?: string;
   private followers = 0;
-  private closed = false;
+  private userStates?: RedisUserStateStore;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: RedisStateOptions = {}) {
@@ -170,23 +159,8 @@ export class RedisState implements SharedState {
     this.prefix = options.prefix ?? 'typemcp';
     this.eventTtlMs = options.eventTtlMs ?? 10 * 60_000;
     this.maxEventsPerStream = options.maxEventsPerStream ?? 1000;
-    const timeout = options.commandTimeoutMs ?? 1000;
-    this.commandTimeoutMs = timeout;
-    this.client = createClient({
-      url: options.url ?? 'redis://127.0.0.1:6379',
-      // Fail fast while Redis is away (503), never queue requests behind a reconnect.
-      disableOfflineQueue: true,
-      commandOptions: { timeout },
-      socket: { connectTimeout: options.connectTimeoutMs ?? 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-    });
-    this.subscriber = this.client.duplicate();
-    for (const c of [this.client, this.subscriber]) {
-      c.on('error', (error: unknown) => {
-        // node-redis errors carry no credentials; keep the message only.
-        this.lastError = error instanceof Error ? error.message : String(error);
-      });
-      c.on('ready', () => (this.lastError = undefined));
-    }
+    this.connection = new RedisConnection(options);
+    this.commandTimeoutMs = this.connection.commandTimeoutMs;
     this.events = new RedisEventStore(this);
   }
 
@@ -207,24 +181,10 @@ export class RedisState implements SharedState {
     return node === 'all' ? `${this.prefix}:bus` : `${this.prefix}:n:${node}`;
   }
 
-  /** Runs a command on the main connection, refused at once while it is not ready. */
-  run<T>(op: (c: Client) => Promise<T>): Promise<T> {
-    if (!this.client.isReady) return Promise.reject(new Error(`Redis is not reachable${this.lastError ? `: ${this.lastError}` : ''}`));
-    return withTimeout(op(this.client), this.commandTimeoutMs);
-  }
-
   async start(receive: (message: SharedMessage) => void): Promise<number> {
-    this.connecting ??= (async () => {
-      await Promise.all([this.client.connect(), this.subscriber.connect()]);
-    })();
-    const timeout = this.options.connectTimeoutMs ?? 2000;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.connecting,
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`Redis is not reachable after ${timeout} ms`)), timeout))),
-    ]).finally(() => clearTimeout(timer));
+    await this.connection.connect();
     if (this.node === 0) {
-      const n = (await this.client.sendCommand(['INCR', `${this.prefix}:node`])) as number;
+      const n = (await this.connection.command(`${this.prefix}:node`, ['INCR', `${this.prefix}:node`])) as number;
       const node = ((n - 1) % NODE_SPACE) + 1;
       const listener = (text: string) => {
         let message: SharedMessage;
@@ -235,71 +195,55 @@ export class RedisState implements SharedState {
         }
         receive(message);
       };
-      await this.subscriber.subscribe([this.channel('all'), this.channel(node)], listener);
+      await Promise.all([this.connection.subscribe(this.channel('all'), listener), this.connection.subscribe(this.channel(node), listener)]);
       this.node = node;
     }
     return this.node;
   }
 
   async loadSession(id: string): Promise<SharedSessionRecord | undefined> {
-    const reply = (await this.run((c) => c.sendCommand(['HMGET', this.sessionKey(id), 'st', 'g']))) as (string | null)[];
-    const [state, node] = reply;
+    const key = this.sessionKey(id);
+    const [state, node] = (await this.connection.command(key, ['HMGET', key, 'st', 'g'])) as (string | null)[];
     if (state === null || state === undefined) return undefined;
     return node ? { state, streamNode: Number(node) } : { state };
   }
 
   saveSession(id: string, state: string, ttlMs: number): Promise<void> {
-    const key = this.sessionKey(id);
-    return this.run((c) =>
-      c
-        .multi()
-        .addCommand(['HSET', key, 'st', state])
-        .addCommand(['PEXPIRE', key, String(ttlMs)])
-        .exec()
-        .then(() => undefined),
-    );
+    return this.connection.script(saveSession, [this.sessionKey(id)], [state, String(ttlMs)]).then(() => undefined);
   }
 
-  touchSessions(ids: readonly string[], ttlMs: number): Promise<void> {
-    return this.run((c) => {
-      const multi = c.multi();
-      for (const id of ids) multi.addCommand(['PEXPIRE', this.sessionKey(id), String(ttlMs)]);
-      return multi.execAsPipeline().then(() => undefined);
-    });
+  async touchSessions(ids: readonly string[], ttlMs: number): Promise<void> {
+    // One command per session (each may live on another shard); node-redis pipelines them.
+    await Promise.all(ids.map((id) => this.connection.command(this.sessionKey(id), ['PEXPIRE', this.sessionKey(id), String(ttlMs)])));
   }
 
   async deleteSession(id: string): Promise<void> {
-    await this.run((c) => c.sendCommand(['DEL', this.sessionKey(id)]));
+    await this.connection.command(this.sessionKey(id), ['DEL', this.sessionKey(id)]);
     await this.deleteEvents(id);
   }
 
   /** Deletes a session's event streams. */
   deleteEvents(id: string): Promise<void> {
-    const prefix = `${this.prefix}:e:{${id}}:`;
-    return this.run((c) =>
-      c.sendCommand(['EVAL', DELETE_SESSION, '2', this.sessionKey(`${id}-unused`), this.streamIndexKey(id), prefix]).then(() => undefined),
-    );
+    return this.connection.script(deleteEvents, [this.streamIndexKey(id)], [`${this.prefix}:e:{${id}}:`]).then(() => undefined);
   }
 
   setStreamNode(id: string, node: number | undefined, previous?: number): Promise<void> {
-    const key = this.sessionKey(id);
-    return this.run((c) =>
-      node !== undefined
-        ? c.sendCommand(['EVAL', SET_STREAM_NODE, '1', key, String(node)]).then(() => undefined)
-        : c.sendCommand(['EVAL', CLEAR_STREAM_NODE, '1', key, String(previous ?? 0)]).then(() => undefined),
-    );
+    const key = [this.sessionKey(id)];
+    const done =
+      node !== undefined ? this.connection.script(setStreamNode, key, [String(node)]) : this.connection.script(clearStreamNode, key, [String(previous ?? 0)]);
+    return done.then(() => undefined);
   }
 
   publish(to: number | 'all', message: SharedMessage): Promise<void> {
-    return this.run((c) => c.sendCommand(['PUBLISH', this.channel(to), JSON.stringify(message)]).then(() => undefined));
+    return this.connection.publish(this.channel(to), JSON.stringify(message));
   }
 
   async requestStateKeys(): Promise<readonly string[]> {
     if (this.options.requestStateKeys?.length) return this.options.requestStateKeys;
     // One random key for every instance of this prefix, made by whichever starts first.
     const key = `${this.prefix}:rsk`;
-    await this.run((c) => c.sendCommand(['SET', key, randomBytes(32).toString('base64url'), 'NX']));
-    return [(await this.run((c) => c.sendCommand(['GET', key]))) as string];
+    await this.connection.command(key, ['SET', key, randomBytes(32).toString('base64url'), 'NX']);
+    return [(await this.connection.command(key, ['GET', key])) as string];
   }
 
   /**
@@ -308,50 +252,51 @@ export class RedisState implements SharedState {
    * until the state has started (serveHttp starts it before the first request); closing it leaves
    * the connection to the state. For a server without shared HTTP state, use redisTaskStore().
    */
-  taskStore(options: { maxTasksPerOwner?: number } = {}): RedisTaskStore {
+  taskStore(options: { maxTasksPerOwner?: number; leaseMs?: number } = {}): RedisTaskStore {
     check.object('options', options);
-    check.integer('maxTasksPerOwner', options.maxTasksPerOwner, 1, Number.MAX_SAFE_INTEGER);
-    return new RedisTaskStore((op) => this.run(op), this.prefix, options.maxTasksPerOwner);
+    return new RedisTaskStore(this.connection, undefined, this.prefix, options);
+  }
+
+  /**
+   * Per-user state on this state's connection and prefix: serveHttp installs it as the server's
+   * `userState` store, unless the server was given one.
+   */
+  userStateStore(): RedisUserStateStore {
+    return (this.userStates ??= new RedisUserStateStore(this.connection, this.prefix));
   }
 
   /** PING on the command connection within `commandTimeoutMs` (the subscriber's state is in health()): readiness of this instance. */
   async ping(): Promise<void> {
-    await this.run((c) => c.ping());
+    await this.connection.command(undefined, ['PING']);
   }
 
   health(): SharedStateHealth {
-    if (this.client.isReady && this.subscriber.isReady) return { ok: true, detail: 'redis: up' };
-    return { ok: false, detail: `redis: unreachable, reconnecting${this.lastError ? ` (${this.lastError})` : ''}` };
+    if (this.connection.isReady) return { ok: true, detail: 'redis: up' };
+    const error = this.connection.error;
+    return { ok: false, detail: `redis: unreachable, reconnecting${error ? ` (${error})` : ''}` };
   }
 
-  /** A connection for one blocking read (XREAD BLOCK holds its connection). */
-  async follower(): Promise<Client> {
+  /** @internal A connection for one blocking read of `key` (XREAD BLOCK holds its connection). */
+  async follower(key: string): Promise<BlockingReader> {
     const max = this.options.maxFollowers ?? 256;
     if (this.followers >= max) throw new Error(`more than ${max} streams are being followed`);
-    if (!this.client.isReady) throw new Error('Redis is not reachable');
     this.followers++;
-    const reader = this.client.duplicate({ commandOptions: { timeout: 0 } } as never);
-    reader.on('error', () => {});
     try {
-      await reader.connect();
+      return await this.connection.reader(key);
     } catch (error) {
       this.followers--;
       throw error;
     }
-    return reader;
   }
 
-  release(reader: Client): void {
+  /** @internal */
+  release(reader: BlockingReader): void {
     this.followers--;
-    if (reader.isOpen) reader.destroy();
+    reader.destroy();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const c of [this.subscriber, this.client]) {
-      if (c.isOpen) await c.close().catch(() => c.destroy());
-    }
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }
 

@@ -1,80 +1,47 @@
 /**
  * The TaskStore port on Redis: every instance of a deployment answers `tasks/get`, `tasks/list`,
- * `tasks/cancel` and (2025-11-25) `tasks/result` for a task created on any of them.
+ * `tasks/cancel` and (2025-11-25) `tasks/result` for a task created on any of them, and, through
+ * its `cluster` (redis-task-cluster.ts), reaches the handler running on another instance.
  *
  * Keys, under the prefix (the owner is the engine's SHA-256 digest of the principal, never the
  * principal itself; task ids are the engine's random UUIDs):
- * - `<prefix>:task:<taskId>`: a hash, `s` the status and `r` the record as JSON, expiring at
- *   the task's `expiresAt` (PXAT): Redis drops it, nothing sweeps.
+ * - `<prefix>:task:{<taskId>}`: a hash, `s` the status and `r` the record as JSON, `o`/`l` the
+ *   holder's token and the end of its lease, `u` a retryable task's call; expiring at the task's
+ *   `expiresAt` (PXAT): Redis drops it, nothing sweeps. `:in` is its holder's inbox (a list),
+ *   `:to` and `:ev` its channels (to the holder; its changes). One hash tag: one Cluster slot.
  * - `<prefix>:tasks:{<owner>}:c` and `:x`: the owner's index, sorted sets of task ids scored by
  *   creation and by expiry. Expired members are trimmed before each create and list; the index
  *   itself expires with its longest-lived task.
- * Each operation is one round trip (a Lua script where it reads and writes).
+ * - `<prefix>:leases`: a sorted set of the running tasks by the end of their lease (what reapers scan).
  */
-import { createClient } from 'redis';
-import type { TaskPage, TaskRecord, TaskStore } from '@typemcp/protocol';
+import type { TaskCluster, TaskPage, TaskRecord, TaskStore } from '@typemcp/protocol';
+import { checkOption as check } from '@typemcp/protocol/internal';
+import type { Script } from './lua-script.js';
+import { RedisConnection, type Reply } from './redis-connection.js';
 import { checkTaskStoreOptions, type RedisTaskStoreOptions } from './redis-options.js';
-
-type Client = ReturnType<typeof createClient>;
-
-/** Runs a command, or rejects at once when Redis is not reachable. */
-export type RedisRunner = <T>(op: (c: Client) => Promise<T>) => Promise<T>;
-
-// Drops the owner's index entries whose task has expired (bounded batches: unpack has a stack limit).
-const TRIM = `local function trim(created, expiry, now)
-  while true do
-    local gone = redis.call('ZRANGE', expiry, '-inf', now, 'BYSCORE', 'LIMIT', 0, 500)
-    if #gone == 0 then return end
-    redis.call('ZREM', created, unpack(gone))
-    redis.call('ZREM', expiry, unpack(gone))
-  end
-end
-`;
-
-// KEYS: task, by-creation, by-expiry. ARGV: status, json, expiresAt, createdAt, now, taskId, max.
-// 1 created, 0 the owner has too many tasks, -1 the id exists.
-const CREATE = `${TRIM}trim(KEYS[2], KEYS[3], ARGV[5])
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[7]) then return 0 end
-if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[6])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[6])
-local last = redis.call('ZRANGE', KEYS[3], -1, -1, 'WITHSCORES')
-redis.call('PEXPIREAT', KEYS[2], last[2])
-redis.call('PEXPIREAT', KEYS[3], last[2])
-return 1`;
-
-// KEYS: task. ARGV: status, json. Replaces a task that is still there and not yet terminal: the
-// first terminal status wins (a cancel on one instance is not undone by the end of the handler
-// on another).
-const PUT = `local s = redis.call('HGET', KEYS[1], 's')
-if not s or s == 'completed' or s == 'failed' or s == 'cancelled' then return 0 end
-redis.call('HSET', KEYS[1], 's', ARGV[1], 'r', ARGV[2])
-return 1`;
-
-// KEYS: by-creation, by-expiry. ARGV: now, cursor ('' for the first page), count.
-// The ids of the page (count of them, oldest first), or nil for a cursor not in the index.
-const LIST = `${TRIM}trim(KEYS[1], KEYS[2], ARGV[1])
-local start = 0
-if ARGV[2] ~= '' then
-  local rank = redis.call('ZRANK', KEYS[1], ARGV[2])
-  if not rank then return false end
-  start = rank + 1
-end
-return redis.call('ZRANGE', KEYS[1], start, start + tonumber(ARGV[3]) - 1)`;
+import { RedisTaskCluster } from './redis-task-cluster.js';
+import { createTask, indexTask, listTasks, putTask, unindexTask } from './task-scripts.js';
+import { parseRecord } from './task-records.js';
 
 /** Task ids are UUIDs; anything much longer is no cursor of ours (and never reaches Redis). */
 const MAX_CURSOR = 128;
 
-function parse(json: string | null | undefined): TaskRecord | undefined {
-  if (typeof json !== 'string') return undefined;
-  try {
-    const record = JSON.parse(json) as TaskRecord;
-    return typeof record === 'object' && record !== null && typeof record.taskId === 'string' ? record : undefined;
-  } catch {
-    return undefined;
-  }
+/** Options of RedisState.taskStore(). @publicApi */
+export interface RedisTaskStoreLimits {
+  /** Most unexpired tasks one principal holds at once (default 10 000); creating one more fails. */
+  maxTasksPerOwner?: number;
+  /**
+   * How long a running task's lease lasts without renewal, in ms (default 10 000; renewed every
+   * third of it). A task whose instance died is failed (or run again, when retryable) by another
+   * instance within `leaseMs` plus a fifth of it after its last renewal.
+   */
+  leaseMs?: number;
+}
+
+/** The checks of RedisTaskStoreLimits. */
+export function checkTaskStoreLimits(options: RedisTaskStoreLimits): void {
+  check.integer('maxTasksPerOwner', options.maxTasksPerOwner, 1, Number.MAX_SAFE_INTEGER);
+  check.ms('leaseMs', options.leaseMs, 100);
 }
 
 /**
@@ -87,22 +54,32 @@ function parse(json: string | null | undefined): TaskRecord | undefined {
 export class RedisTaskStore implements TaskStore {
   /** Prefix of every key. */
   readonly prefix: string;
-  private readonly maxTasksPerOwner: number;
+  /** How the instance running a task is reached from the others (leases, messages, takeover). */
+  readonly cluster: TaskCluster;
+  /** @internal */
+  readonly maxTasksPerOwner: number;
+  private readonly tasks: RedisTaskCluster;
+  private closed = false;
 
   /** @internal Use redisTaskStore() or RedisState.taskStore(). */
   constructor(
-    private readonly runner: RedisRunner,
+    /** @internal */
+    readonly connection: RedisConnection,
+    /** @internal Connects the store's own connection on first use; undefined when it is a state's. */
+    readonly ensure: (() => Promise<void>) | undefined,
     prefix: string,
-    maxTasksPerOwner: number | undefined,
-    private readonly onClose?: () => Promise<void>,
+    limits: RedisTaskStoreLimits = {},
   ) {
+    checkTaskStoreLimits(limits);
     this.prefix = prefix;
-    this.maxTasksPerOwner = maxTasksPerOwner ?? 10_000;
+    this.maxTasksPerOwner = limits.maxTasksPerOwner ?? 10_000;
+    this.tasks = new RedisTaskCluster(this, limits.leaseMs ?? 10_000);
+    this.cluster = this.tasks;
   }
 
   /** The key of one task. */
   taskKey(taskId: string): string {
-    return `${this.prefix}:task:${taskId}`;
+    return `${this.prefix}:task:{${taskId}}`;
   }
 
   /** The keys of an owner's index (by creation, by expiry); one hash tag, so one Cluster slot. */
@@ -111,31 +88,73 @@ export class RedisTaskStore implements TaskStore {
     return [`${base}:c`, `${base}:x`];
   }
 
-  async create(record: TaskRecord): Promise<void> {
-    const [created, expiry] = this.ownerKeys(record.owner);
-    const args = [
-      record.status,
-      JSON.stringify(record),
-      String(record.expiresAt),
-      String(Date.parse(record.createdAt)),
+  /** @internal One command, once connected. */
+  async command(key: string, args: string[]): Promise<Reply> {
+    await this.opened();
+    return this.connection.command(key, args);
+  }
+
+  /** @internal One script, once connected. */
+  async script(script: Script, keys: string[], args: string[]): Promise<Reply> {
+    await this.opened();
+    return this.connection.script(script, keys, args);
+  }
+
+  private async opened(): Promise<void> {
+    // A store of RedisState.taskStore() goes on with the state's connection.
+    if (this.closed && this.ensure) throw new Error('The task store is closed');
+    await this.ensure?.();
+  }
+
+  create(record: TaskRecord): Promise<void> {
+    return this.createHeld(record, '', 0, '');
+  }
+
+  /** @internal Creates a task: indexed for its owner (bounded), then stored, held by `token` when given. */
+  async createHeld(record: TaskRecord, token: string, leaseMs: number, run: string): Promise<void> {
+    const index = this.ownerKeys(record.owner);
+    const indexed = await this.script(indexTask, index, [
       String(Date.now()),
       record.taskId,
+      String(Date.parse(record.createdAt)),
+      String(record.expiresAt),
       String(this.maxTasksPerOwner),
-    ];
-    const outcome = (await this.runner((c) => c.sendCommand(['EVAL', CREATE, '3', this.taskKey(record.taskId), created, expiry, ...args]))) as number;
-    if (outcome === 0) throw new Error(`The task store is full (${this.maxTasksPerOwner} tasks for this principal)`);
-    if (outcome === -1) throw new Error('A task with this id exists');
+    ]);
+    if (indexed === 0) throw new Error(`The task store is full (${this.maxTasksPerOwner} tasks for this principal)`);
+    const created = await this.script(
+      createTask,
+      [this.taskKey(record.taskId)],
+      [record.status, JSON.stringify(record), String(record.expiresAt), token, String(leaseMs), run],
+    ).catch(async (error: unknown) => {
+      await this.script(unindexTask, index, [record.taskId]).catch(() => undefined);
+      throw error;
+    });
+    if (created === -1) {
+      await this.script(unindexTask, index, [record.taskId]);
+      throw new Error('A task with this id exists');
+    }
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const json = (await this.runner((c) => c.sendCommand(['HGET', this.taskKey(taskId), 'r']))) as string | null;
-    const record = parse(json);
+    const record = parseRecord(await this.command(this.taskKey(taskId), ['HGET', this.taskKey(taskId), 'r']));
     // Redis expires keys to the millisecond, but a reply may be in flight as it does.
     return record && record.expiresAt > Date.now() ? record : undefined;
   }
 
+  /** Replaces a task not yet terminal (writes of the task's holder go through the cluster, which checks its lease). */
   async put(record: TaskRecord): Promise<void> {
-    await this.runner((c) => c.sendCommand(['EVAL', PUT, '1', this.taskKey(record.taskId), record.status, JSON.stringify(record)]));
+    await this.tasks.write(record);
+  }
+
+  /** @internal The write itself: 1 written, 0 terminal or gone, -1 held by another. */
+  async write(record: TaskRecord, token: string, leaseMs: number, run = ''): Promise<number> {
+    const key = this.taskKey(record.taskId);
+    const channel = `${key}:ev`;
+    return (await this.script(
+      putTask,
+      [key],
+      [record.status, JSON.stringify(record), token, String(leaseMs), channel, this.connection.publishCommand, run],
+    )) as number;
   }
 
   async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
@@ -143,18 +162,14 @@ export class RedisTaskStore implements TaskStore {
     const [created, expiry] = this.ownerKeys(owner);
     const now = Date.now();
     // One more than a page: whether there is a next one.
-    const ids = (await this.runner((c) => c.sendCommand(['EVAL', LIST, '2', created, expiry, String(now), cursor ?? '', String(limit + 1)]))) as
-      string[] | null;
+    const ids = (await this.script(listTasks, [created, expiry], [String(now), cursor ?? '', String(limit + 1)])) as string[] | null;
     if (ids === null) return undefined;
     if (ids.length === 0) return { tasks: [] };
-    const replies = (await this.runner((c) => {
-      const batch = c.multi();
-      for (const id of ids) batch.addCommand(['HGET', this.taskKey(id), 'r']);
-      return batch.execAsPipeline();
-    })) as unknown as (string | null)[];
+    // One command per task (each may live on another shard); node-redis pipelines them.
+    const replies = await Promise.all(ids.map((id) => this.command(this.taskKey(id), ['HGET', this.taskKey(id), 'r'])));
     const tasks: TaskRecord[] = [];
     for (const json of replies) {
-      const record = parse(json);
+      const record = parseRecord(json);
       if (record && record.owner === owner && record.expiresAt > now) tasks.push(record);
     }
     if (ids.length <= limit) return { tasks };
@@ -164,9 +179,11 @@ export class RedisTaskStore implements TaskStore {
     return page.length ? { tasks: page, nextCursor: page[page.length - 1].taskId } : { tasks: page };
   }
 
-  /** Closes the store's own connection (a store made by RedisState.taskStore() leaves the state's open). Tasks stay in Redis. */
+  /** Stops renewing and reaping, and closes the store's own connection (a store of RedisState.taskStore() leaves the state's open). Tasks stay in Redis. */
   async close(): Promise<void> {
-    await this.onClose?.();
+    this.closed = true;
+    this.tasks.leave();
+    if (this.ensure) await this.connection.close();
   }
 }
 
@@ -179,33 +196,9 @@ export class RedisTaskStore implements TaskStore {
  */
 export function redisTaskStore(options: RedisTaskStoreOptions = {}): RedisTaskStore {
   checkTaskStoreOptions(options);
-  const connectTimeout = options.connectTimeoutMs ?? 2000;
-  const client: Client = createClient({
-    url: options.url ?? 'redis://127.0.0.1:6379',
-    disableOfflineQueue: true,
-    commandOptions: { timeout: options.commandTimeoutMs ?? 1000 },
-    socket: { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-  });
-  let lastError: string | undefined;
-  // node-redis errors carry no credentials; keep the message only.
-  client.on('error', (error: unknown) => (lastError = error instanceof Error ? error.message : String(error)));
-  client.on('ready', () => (lastError = undefined));
-  let connecting: Promise<unknown> | undefined;
-  let closed = false;
-  const unreachable = () => new Error(`Redis is not reachable${lastError ? `: ${lastError}` : ''}`);
-  const runner: RedisRunner = async (op) => {
-    if (closed) throw new Error('The task store is closed');
-    if (!client.isReady) {
-      connecting ??= client.connect().catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([connecting, new Promise((resolve) => (timer = setTimeout(resolve, connectTimeout)))]).finally(() => clearTimeout(timer));
-      if (!client.isReady) throw unreachable();
-    }
-    return op(client);
-  };
-  return new RedisTaskStore(runner, options.prefix ?? 'typemcp', options.maxTasksPerOwner, async () => {
-    if (closed) return;
-    closed = true;
-    if (client.isOpen) await client.close().catch(() => client.destroy());
-  });
+  const connection = new RedisConnection(options);
+  let connecting: Promise<void> | undefined;
+  // The first use connects (waiting at most connectTimeoutMs); afterwards a command fails at once while Redis is away.
+  const ensure = () => (connecting ??= connection.connect().catch(() => undefined));
+  return new RedisTaskStore(connection, ensure, options.prefix ?? 'typemcp', { maxTasksPerOwner: options.maxTasksPerOwner, leaseMs: options.leaseMs });
 }

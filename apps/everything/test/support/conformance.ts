@@ -1,7 +1,7 @@
 /**
  * Running the official MCP conformance suites against the built everything server: the installed
  * CLIs, the scenario list of 0.1.13, a revision's required scenarios in 0.2.0-alpha.12, the
- * summary's parsing, and the one list of scenarios this server is known not to pass yet.
+ * summary's parsing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -55,16 +55,6 @@ export const SCENARIOS = [
   'prompts-get-with-image',
   'dns-rebinding-protection',
 ];
-
-/**
- * Scenarios expected to fail behind a round-robin proxy of several instances: the tasks
- * extension's. A task's running handler and its pending questions live on the instance that runs
- * it, so `tasks/update` and `tasks/result` must be routed to it (by `Mcp-Name`), which a
- * round-robin proxy does not do. One instance passes them all (conformance.e2e.spec.ts).
- */
-export function expectedToFailScaledOut(scenario: string): boolean {
-  return scenario.startsWith('tasks-');
-}
 
 /** The scenario lines of a run's summary: name and whether it passed. */
 export function summaryOf(output: string): { summary: string; lines: { name: string; ok: boolean }[] } {

@@ -113,7 +113,8 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
   const tools = storage.membersOf(storage.tools, target).map(({ method, paramTypes, options }) => {
     if (!options?.description) throw missingDescription('Tool', target, method);
     const { output, inputSchema, guard, scopes, task, ...rest } = options;
-    if (task !== undefined && task !== 'optional' && task !== 'required') throw invalidTaskSupport(target, method, task);
+    const support = typeof task === 'object' && task !== null ? task.support : task;
+    if (task !== undefined && support !== 'optional' && support !== 'required') throw invalidTaskSupport(target, method, task);
     const plan = invocation(target, method, paramTypes, inputSchema !== undefined);
     const returned = Reflect.getMetadata?.('design:returntype', target.prototype as object, method) as { name: string } | undefined;
     if (output && NOT_OBJECTS.has(returned)) throw outputReturnType(target, method, output, returned!);
@@ -128,7 +129,7 @@ export function buildServiceDefinition(target: ClassType, storage: MetadataStora
       output,
       guard,
       scopes: scopesOf(scopes),
-      task,
+      task: support ? { support, ...(typeof task === 'object' && task.retries !== undefined ? { retries: task.retries } : {}) } : undefined,
       extensions: extensionDataOf(storage, target, method),
     };
   });

@@ -1,5 +1,5 @@
 /** What the builder makes of one service class, once, at start-up. */
-import type { CacheHint, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@typemcp/protocol';
+import type { CacheHint, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition, ToolTaskOptions } from '@typemcp/protocol';
 import type { ClassType, CompleteOptions } from '../metadata/metadata-args.interface.js';
 
 /** How to call a decorated method: where its input DTO and its Context go. */
@@ -26,7 +26,7 @@ export interface BuiltTool {
   guard?: (principal: unknown) => boolean;
   /** OAuth scopes (the class's and the tool's). */
   scopes?: readonly string[];
-  task?: 'optional' | 'required';
+  task?: ToolTaskOptions;
 }
 
 export interface BuiltResource {

@@ -166,7 +166,7 @@ export function bindService(
         const result = validator.input(input, args);
         return isThenable(result) ? result.then((r) => checked(r, rc)) : checked(result, rc);
       },
-      { guard: tool.guard, scopes: tool.scopes, task: tool.task ? { support: tool.task } : undefined, extensions: tool.extensions },
+      { guard: tool.guard, scopes: tool.scopes, task: tool.task, extensions: tool.extensions },
     );
     undo.push(() => registry.removeTool(tool.definition.name));
   }

@@ -15,6 +15,8 @@ import {
   type LoggingLevel,
   type OutgoingRequestOptions,
   type RequestContext,
+  type UserState,
+  type UserStateSlot,
 } from '@typemcp/protocol';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import type { DtoValidator } from '../pipeline/dto-validator.js';
@@ -112,6 +114,15 @@ export class Context {
   /** The capabilities the client declared. */
   get clientCapabilities(): ClientCapabilities {
     return this.request.clientCapabilities;
+  }
+
+  /**
+   * This user's value of a slot of per-user state (`userState<T>(name)` from `@typemcp/core`):
+   * `await ctx.userState(cart).update((c) => ...)`. The user is the authenticated principal (the
+   * same value on every instance, in both eras), or without authentication the legacy session.
+   */
+  userState<T>(slot: UserStateSlot<T>): UserState<T> {
+    return this.request.userState(slot);
   }
 
   /**

@@ -20,7 +20,7 @@ export function notAService(target: ClassType): DefinitionError {
 export function invalidTaskSupport(target: ClassType, method: string, value: unknown): DefinitionError {
   return new DefinitionError(
     CoreErrorCode.InvalidTaskSupport,
-    `@Tool on ${where(target, method)} has task: ${JSON.stringify(value) ?? String(value)}; use 'optional' (a task when the client can take one) or 'required' (only as a task), or leave it out.`,
+    `@Tool on ${where(target, method)} has task: ${JSON.stringify(value) ?? String(value)}; use 'optional' (a task when the client can take one) or 'required' (only as a task), or { support, retries }, or leave it out.`,
   );
 }
 

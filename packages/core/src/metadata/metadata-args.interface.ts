@@ -76,8 +76,11 @@ export interface ToolOptions {
    * `tasks/cancel`, `ctx.progress` and `ctx.log` still report, and `ctx.elicit`/`ctx.sample` park
    * the task in `input_required` until the client answers. Otherwise (`'optional'`) it runs as a
    * plain call; a `'required'` tool is refused to clients that cannot take a task.
+   * `{ support, retries }`: the same, and with tasks shared by several instances (a Redis task
+   * store) a task whose instance died is run again on another, from its call, at most `retries`
+   * times (default 0: it fails). Only for a method that is safe to run again.
    */
-  task?: 'optional' | 'required';
+  task?: 'optional' | 'required' | { support: 'optional' | 'required'; retries?: number };
 }
 
 /** `@Tool` on a method. */

@@ -45,6 +45,7 @@ export interface ServerOptions
       | 'hooks'
       | 'hideUnauthorized'
       | 'tasks'
+      | 'userState'
     > {
   /** Guidance for the model, sent in `initialize`. */
   instructions?: string;

@@ -70,6 +70,7 @@ export class SharedSessions implements SessionSharing {
       const node = await this.state.start((message) => this.receive(message));
       const keys = await this.state.requestStateKeys();
       this.host.engine.useRequestStateKeys(keys);
+      if (this.state.userStateStore) this.host.engine.userStates.share(this.state.userStateStore());
       this.host.engine.setChangeRelay((change) => this.publishChange(change));
       this.node = node;
     } catch (error) {

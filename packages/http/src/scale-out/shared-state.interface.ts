@@ -4,7 +4,7 @@
  * The HTTP layer keeps the logic (rebuilding a session, routing what cannot move); a store only
  * keeps records with a time to live, resumable events, and carries messages between instances.
  */
-import type { ServerChange } from '@typemcp/protocol';
+import type { ServerChange, UserStateStore } from '@typemcp/protocol';
 import type { EventStore } from '../events/event-store.interface.js';
 
 /**
@@ -63,6 +63,8 @@ export interface SharedState {
   publish(to: number | 'all', message: SharedMessage): Promise<void>;
   /** The keys sealing 2026-07-28 `requestState`, the same on every instance. */
   requestStateKeys(): Promise<readonly string[]>;
+  /** Optional: where per-user state is shared (the server's `userState` store, unless it was given one). */
+  userStateStore?(): UserStateStore;
   /** Whether the store is reachable now. */
   health(): SharedStateHealth;
   /** Asks the store for an answer (readiness, `/readyz`); rejects when it gives none in time. */

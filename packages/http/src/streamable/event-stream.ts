@@ -22,6 +22,15 @@ export class EventStream {
   finished = false;
   /** While a resume replays stored events, live events wait here (in order). */
   held?: { seq: number; message: string }[];
+  /**
+   * Events of a request stream sent on its open connection and not written to the event store
+   * (yet): a stream delivered in full while its client is connected never touches the store.
+   */
+  unsaved?: { seq: number; message: string }[];
+  /** True once the stream's events go to the event store as they are sent (its connection closed first, or it ran long). */
+  stored = false;
+  /** When the stream was opened (ms since the epoch). */
+  readonly openedAt = Date.now();
   /** Runs once when the stream finishes. */
   onFinish?: () => void;
 

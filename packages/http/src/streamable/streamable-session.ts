@@ -2,13 +2,15 @@
  * One Streamable HTTP session, and the Transport of its engine Session. Every message the engine
  * sends is routed by its relatedRequestId onto the SSE stream of the POST that carried that
  * request (a stream ends after its last response), and anything else onto the standalone GET
- * stream. With an event store, events are numbered per stream and kept for `Last-Event-ID`.
+ * stream. With an event store, events are numbered per stream and kept for `Last-Event-ID`: the
+ * standalone stream's as they are sent, a request stream's only once its connection closes
+ * before its end (or it runs long): a call answered while its client is connected writes nothing.
  */
 import type { ProtocolServer, RequestId, SendOptions, Session, SessionContract, Transport } from '@typemcp/protocol';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
-import type { EventStore } from '../events/event-store.interface.js';
+import type { EventStore, StoredEvent } from '../events/event-store.interface.js';
 import { SessionEventLog } from '../events/session-event-log.js';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
@@ -16,6 +18,14 @@ import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
 import { EventStream } from './event-stream.js';
 import { errorMessage } from '@typemcp/protocol/internal';
+
+/**
+ * A request stream's events stay out of the event store while its connection is open, up to
+ * this many, and for this long: past either, they are stored as they go (a long call's client
+ * that vanished unseen still resumes elsewhere).
+ */
+const UNSAVED_EVENTS = 64;
+const UNSAVED_MS = 1000;
 
 /** What a session needs from shared state (SharedSessions implements it). */
 export interface SessionSharing {
@@ -151,6 +161,8 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     const connection = new SseConnection(res, this.host.keepAlive, () => {
       if (stream.connection !== connection) return;
       stream.connection = undefined;
+      // Gone before everything was delivered: what it was sent is kept for a resume.
+      this.store(stream);
       // A cancelled request's stream has nothing more to carry once its client left.
       if (stream.pending === 0 && stream !== this.standalone) this.finish(stream);
     });
@@ -250,13 +262,20 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     // whole answer, and there is nothing to keep for a resume (the client has no event id).
     if (response && stream.connection?.answersJson) return stream.connection.json(message);
     let id: string | undefined;
+    const connection = stream.connection;
     if (this.log) {
       const seq = ++stream.seq;
       id = stream.eventId(seq);
-      this.log.append(stream.id, seq, message);
+      if (stream.stored || stream === this.standalone || !connection?.isOpen) {
+        this.store(stream);
+        this.log.append(stream.id, seq, message);
+      } else {
+        const unsaved = (stream.unsaved ??= []);
+        unsaved.push({ seq, message });
+        if (unsaved.length > UNSAVED_EVENTS || Date.now() - stream.openedAt > UNSAVED_MS) this.store(stream);
+      }
       if (stream.held) return void stream.held.push({ seq, message });
     }
-    const connection = stream.connection;
     if (connection?.isOpen) {
       connection.message(message, id);
     } else if (!this.log && !response && stream !== this.standalone && this.standalone?.connection?.isOpen) {
@@ -265,15 +284,26 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     }
   }
 
+  /**
+   * From now on the stream's events go to the event store as they are sent, starting with those
+   * its connection carried unsaved so far.
+   */
+  private store(stream: EventStream): void {
+    if (stream.stored || !this.log) return;
+    stream.stored = true;
+    for (const e of stream.unsaved ?? []) this.log.append(stream.id, e.seq, e.message);
+    stream.unsaved = undefined;
+  }
+
   /** Ends a stream whose requests were all answered. */
   finish(stream: EventStream): void {
     if (stream.finished) return;
     stream.finished = true;
     this.live.delete(stream.id);
-    // A follower on another instance ends once it has read this far.
-    if (this.log && this.host.shared) this.log.end(stream.id, stream.seq);
+    // A follower on another instance ends once it has read this far (only a stored stream has one).
+    if (this.log && this.host.shared && stream.stored) this.log.end(stream.id, stream.seq);
     const connection = stream.connection;
-    // Delivered in full: nothing to resume. Otherwise the events stay for a resume.
+    // Delivered in full: nothing to resume (nothing was stored, unless it ran long). Otherwise the events stay for a resume.
     if (connection?.isOpen && !stream.held) connection.end(() => this.forgetStream(stream));
     stream.onFinish?.();
   }
@@ -318,6 +348,8 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   /** Ends a stream's connection with `retry:` advice; the stream goes on without one until resumed. */
   private release(stream: EventStream): void {
     const connection = stream.connection!;
+    // What it carried unsaved goes to the store first: the client resumes from there.
+    this.store(stream);
     stream.connection = undefined;
     connection.retry(this.host.retryMs);
     connection.end();
@@ -339,15 +371,27 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
       return;
     }
     if (stream.held) throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this stream is already being resumed');
-    stream.connection?.end(); // a stale connection of the same stream
+    // A stale connection of the same stream: what it carried is read back from the store below.
+    this.store(stream);
+    const stale = stream.connection;
+    stream.connection = undefined;
+    stale?.end();
+    // Live events wait while the store is read (it may answer asynchronously), then follow in order.
+    // A store that cannot be read fails the resume (503) before anything is sent: the client tries again.
+    stream.held = [];
+    let kept: readonly StoredEvent[] | undefined;
+    try {
+      kept = await log.read(streamId, afterSeq);
+    } catch (error) {
+      stream.held = undefined;
+      throw error;
+    }
     const connection: SseConnection = this.replayConnection(res, () => {
       if (stream.connection === connection) stream.connection = undefined;
     });
     stream.connection = connection;
-    // Live events wait while the store is read (it may answer asynchronously), then follow in order.
-    stream.held = [];
     let last = afterSeq;
-    for (const e of (await log.read(streamId, afterSeq)) ?? []) {
+    for (const e of kept ?? []) {
       connection.message(e.message, stream.eventId(e.seq));
       last = e.seq;
     }
@@ -400,7 +444,8 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   }
 
   private forgetStream(stream: EventStream): void {
-    this.log?.deleteStream(stream.id);
+    stream.unsaved = undefined;
+    if (stream.stored) this.log?.deleteStream(stream.id);
   }
 
   /**

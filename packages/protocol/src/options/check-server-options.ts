@@ -35,6 +35,20 @@ function checkRequestState(state: ProtocolServerOptions['requestState']): void {
   check.ms('requestState.ttlMs', state?.ttlMs, 1, D.requestStateTtlMs);
 }
 
+function checkUserState(userState: ProtocolServerOptions['userState']): void {
+  check.object('userState', userState);
+  if (!userState) return;
+  const store = userState.store;
+  if (store !== undefined && (store === null || typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function')) {
+    throw new InvalidOptionError(
+      'userState.store',
+      'Invalid option "userState.store": give a UserStateStore (get, set, delete), e.g. new MemoryUserStateStore().',
+    );
+  }
+  check.ms('userState.ttlMs', userState.ttlMs, 1);
+  check.integer('userState.maxBytes', userState.maxBytes, 1, Number.MAX_SAFE_INTEGER);
+}
+
 function checkTasks(tasks: ProtocolServerOptions['tasks']): void {
   check.object('tasks', tasks);
   if (!tasks) return;
@@ -75,6 +89,7 @@ export function checkServerOptions(options: ProtocolServerOptions): void {
   checkCache(options.cache);
   check.object('hooks', options.hooks);
   checkTasks(options.tasks);
+  checkUserState(options.userState);
   check.array('extensions', options.extensions);
   check.boolean('serverInfoInResults', options.serverInfoInResults, D.serverInfoInResults);
 }

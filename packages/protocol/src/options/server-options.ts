@@ -6,6 +6,7 @@ import type { RequestStateOptions } from '../server/request-state.js';
 import type { HooksOption } from '../server/hooks.js';
 import type { StructuredLogger } from '../logging/structured-logger.js';
 import type { TaskOptions } from '../server/tasks/task-engine.js';
+import type { UserStateOptions } from '../user-state/user-states.js';
 import type { McpExtension } from '../server/extensions/extension.types.js';
 
 /** @publicApi */
@@ -57,6 +58,8 @@ export interface ProtocolServerOptions {
   hooks?: HooksOption;
   /** Tasks (tools registered with task support): the store, default TTL and poll interval. See {@link TaskOptions}. */
   tasks?: TaskOptions;
+  /** Per-user state (`ctx.userState(slot)`): its store, default TTL and size cap (see UserStateOptions). */
+  userState?: UserStateOptions;
   /**
    * MCP extensions (SEP-2133) to install, in order (as `server.useExtension()` does); none by
    * default: every extension is opt-in.

@@ -17,6 +17,7 @@ import type {
   ResourceRegistration,
   TemplateRegistration,
   ToolRegistration,
+  ToolTaskOptions,
   ResourceReader,
   TemplateReader,
   ToolGuard,
@@ -88,6 +89,7 @@ export class FeatureRegistry {
     const data = extensionData(extensions);
     if (data) tool.extensions = data;
     if (task) {
+      checkTaskOptions(definition.name, task);
       tool.task = task;
       tool.definition = { ...definition, execution: { ...definition.execution, taskSupport: task.support } };
     }
@@ -336,5 +338,23 @@ export class FeatureRegistry {
     for (const p of this.prompts.values()) if (has(p.complete)) return true;
     for (const t of this.templates.values()) if (has(t.complete)) return true;
     return false;
+  }
+}
+
+/** A tool's task options that cannot work: a DefinitionError saying what to change. */
+function checkTaskOptions(name: string, task: ToolTaskOptions): void {
+  const retries = task.retries;
+  if (retries === undefined || retries === 0) return;
+  if (!Number.isSafeInteger(retries) || retries < 0) {
+    throw new DefinitionError(
+      ProtocolErrorCode.InvalidTaskOptions,
+      `Tool "${name}": task "retries" must be a whole number of runs (0 or more), not ${String(retries)}.`,
+    );
+  }
+  if (task.start === 'handler') {
+    throw new DefinitionError(
+      ProtocolErrorCode.InvalidTaskOptions,
+      `Tool "${name}": a task started by its handler (start: 'handler') cannot be retried from its call; remove "retries" or start the task with the call.`,
+    );
   }
 }

@@ -94,11 +94,14 @@ export interface PromptRegistration {
  * call otherwise) or `required` (only as a task: refused to a client that cannot take one).
  * `start`: `call` (default) makes the task before the handler runs; `handler` runs the handler in
  * the request and lets it continue as a task with `runAsTask()` (after 2026-07-28 multi
- * round-trip questions, for example).
+ * round-trip questions, for example). `retries`: with a task store shared by several instances,
+ * how many times a task whose instance died is run again on another one, from its recorded call
+ * (default 0: it fails); the handler must then be safe to run again (idempotent).
  */
 export interface ToolTaskOptions {
   readonly support: 'optional' | 'required';
   readonly start?: 'call' | 'handler';
+  readonly retries?: number;
 }
 
 /** A registered tool. @publicApi */

@@ -8,6 +8,7 @@ import type { LocalClientRequestError } from '../jsonrpc/client-request.error.js
 import type { JsonObject, RequestId } from '../jsonrpc/message.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../mcp-types.js';
 import type { RevisionFeatures } from '../revisions.js';
+import type { UserStates } from '../user-state/user-states.js';
 
 /** Options for one server->client request. */
 export interface OutgoingRequestOptions {
@@ -49,6 +50,8 @@ export interface SessionContract {
   readonly registryRevisionAtInit: number;
   /** True once the client sent `notifications/initialized`. */
   readonly ready: boolean;
+  /** The per-user state of the server this session belongs to. */
+  readonly userStates: UserStates;
   /** How many inbound requests are still being handled. */
   readonly inFlightCount: number;
   /** Records a `resources/subscribe`. */

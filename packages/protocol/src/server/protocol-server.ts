@@ -35,8 +35,9 @@ import { Session } from './session.js';
 import { HOOK_NAMES, Hooks, type HookHandlers, type HookName } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import { principalId, type StructuredLogger } from '../logging/structured-logger.js';
-import { TASKS_EXTENSION, TaskEngine } from './tasks/task-engine.js';
+import { TASKS_EXTENSION, TaskEngine, type TaskEngineHost } from './tasks/task-engine.js';
 import { taskHandlers } from './tasks/tasks.handlers.js';
+import { UserStates } from '../user-state/user-states.js';
 import { ExtensionSet } from './extensions/extension-set.js';
 import type { ExtensionApi, McpExtension } from './extensions/extension.types.js';
 import { installExtension, type InstallTarget } from './extensions/install-extension.js';
@@ -97,6 +98,8 @@ export class ProtocolServer implements ServerHost {
   readonly listeners = new Set<Listener>();
   /** @internal Seals and opens multi round-trip request state. */
   readonly requestStates: RequestStateSealer;
+  /** Per-user state (`ctx.userState(slot)`), in the `userState` option's store (memory by default). */
+  readonly userStates: UserStates;
   /** @internal The registered hooks; undefined until the first one (then the one test per notification). */
   hooks?: Hooks;
   /** @internal The server's telemetry (`useTelemetry`); undefined while there is none. */
@@ -120,6 +123,7 @@ export class ProtocolServer implements ServerHost {
     this.maxDepth = options.maxDepth ?? PROTOCOL_DEFAULTS.maxDepth;
     this.hideUnauthorized = options.hideUnauthorized ?? true;
     this.requestStates = new RequestStateSealer(options.requestState);
+    this.userStates = new UserStates(options.userState);
     this.lists = new FeatureLists(this.registry, this.extensionSet, this.pageSize, () => this.hideUnauthorized);
     this.logger = options.logger;
     this.diagnostics = options.logger?.child({ component: 'engine' });
@@ -129,6 +133,8 @@ export class ProtocolServer implements ServerHost {
     }
     for (const [method, handler] of Object.entries(taskHandlers(() => this.tasks))) this.methods.addBuiltIn(method, handler);
     for (const [method, handler] of Object.entries(lifecycleNotifications)) this.notifications.set(method, handler);
+    // Tasks shared by several instances: this one takes part (renews, reaps, takes over) from the start.
+    if (options.tasks?.store?.cluster) void this.tasks;
     const onRootsChanged = options.onRootsChanged;
     if (onRootsChanged) this.notifications.set('notifications/roots/list_changed', (_params, session) => onRootsChanged(session));
     this.registry.onChange((kind) => this.scheduleListChanged(kind));
@@ -275,7 +281,22 @@ export class ProtocolServer implements ServerHost {
    * `tasks` option's store, memory by default).
    */
   get tasks(): TaskEngine {
-    return (this.taskEngine ??= new TaskEngine(this, this.options.tasks));
+    return (this.taskEngine ??= new TaskEngine(this.taskHost(), this.options.tasks));
+  }
+
+  /** What the task engine needs from this server: a task run again elsewhere runs on a session with nobody on the other end. */
+  private taskHost(): TaskEngineHost {
+    return {
+      reportError: (error, where, ctx) => this.reportError(error, where, ctx),
+      toolFor: (name, principal) => this.registry.toolFor(name, principal),
+      detachedSession: (run) => {
+        const session = new Session(this, { send: () => undefined });
+        session.principal = run.principal;
+        session.assumeInitialized(run.revision, run.clientCapabilities);
+        session.clientInfo = run.clientInfo;
+        return session;
+      },
+    };
   }
 
   /**

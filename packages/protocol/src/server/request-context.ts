@@ -13,6 +13,7 @@ import type { InputMethod, InputRound } from './input-round.js';
 import { missingCapability, type ModernRequestMeta } from './modern-request.js';
 import { shapeElicitationSchema, shapeProgress } from './revision-shaper.js';
 import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
+import type { UserState, UserStateSlot } from '../user-state/user-state.js';
 
 /**
  * The headers of the HTTP request that carried a JSON-RPC request, as Node parsed them (names in
@@ -117,6 +118,15 @@ export class RequestContext {
   /** The client's self-reported identity. */
   get clientInfo(): Implementation | undefined {
     return this.modern ? this.modern.clientInfo : this.session.clientInfo;
+  }
+
+  /**
+   * The request's user's value of `slot` (see `userState()`): the same on every instance and in
+   * both eras for one principal. Throws a UserStateError (`TYPEMCP_USER_STATE_ANONYMOUS`) when
+   * the request has no user (no principal, and no legacy session).
+   */
+  userState<T>(slot: UserStateSlot<T>): UserState<T> {
+    return this.session.userStates.of(slot, { principal: this.principal, session: this.modern ? undefined : this.session });
   }
 
   /**

@@ -16,6 +16,7 @@ import type { RequestStateSealer } from './request-state.js';
 import type { Hooks } from './hooks.js';
 import type { RequestTelemetry } from './telemetry.js';
 import type { TaskEngine } from './tasks/task-engine.js';
+import type { UserStates } from '../user-state/user-states.js';
 import type { ExtensionSet } from './extensions/extension-set.js';
 
 export type { ListKind };
@@ -36,6 +37,8 @@ export interface ServerHost {
   readonly telemetry?: RequestTelemetry;
   /** Tasks (created on first use). */
   readonly tasks: TaskEngine;
+  /** Per-user state. */
+  readonly userStates: UserStates;
   /** The installed extensions. */
   readonly extensionSet: ExtensionSet;
   capabilities(): ServerCapabilities;

@@ -20,6 +20,7 @@ import { BatchCollector } from './batch-collector.js';
 import { OutgoingRequests, type OutgoingChannel } from './outgoing-requests.js';
 import type { ServerHost } from './server-host.js';
 import type { OutgoingRequestOptions, SessionContract } from './contracts.js';
+import type { UserStates } from '../user-state/user-states.js';
 
 export type { OutgoingRequestOptions };
 
@@ -142,6 +143,11 @@ export class Session implements NegotiatedState, SessionContract {
   /** True once the client sent `notifications/initialized`. */
   get ready(): boolean {
     return this.initializedNotified;
+  }
+
+  /** The per-user state of the server this session belongs to. */
+  get userStates(): UserStates {
+    return this.server.userStates;
   }
 
   /** How many inbound requests are still being handled. */

@@ -22,11 +22,20 @@ export interface InstanceOptions {
   idleTimeoutMs?: number;
   /** Bearer tokens required: `token-<name>` is the principal `{ sub: <name> }` (see instance.mjs). */
   auth?: boolean;
+  /** The lease of the tasks an instance runs (default 10 000 ms). */
+  leaseMs?: number;
+  /** The TTL of the per-user state of instance.mjs's tools (default 60 000 ms). */
+  stateTtlMs?: number;
 }
 
 export async function startInstance(redisUrl: string, prefix: string, options: InstanceOptions = {}): Promise<Instance> {
   const args = [SCRIPT, redisUrl, prefix, ...(options.idleTimeoutMs ? [String(options.idleTimeoutMs)] : [])];
-  const env = { ...process.env, INSTANCE_AUTH: options.auth ? '1' : '' };
+  const env = {
+    ...process.env,
+    INSTANCE_AUTH: options.auth ? '1' : '',
+    INSTANCE_LEASE_MS: options.leaseMs ? String(options.leaseMs) : '',
+    INSTANCE_STATE_TTL_MS: options.stateTtlMs ? String(options.stateTtlMs) : '',
+  };
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const stderr: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
@@ -55,6 +64,8 @@ export async function startInstance(redisUrl: string, prefix: string, options: I
 export interface Cluster {
   readonly instances: Instance[];
   readonly proxy: RoundRobinProxy;
+  /** Replaces instance `index` (killed) by a new one behind the same proxy slot. */
+  restart(index: number): Promise<Instance>;
   /** Closes the proxy, stops the instances (SIGTERM) and deletes the prefix's keys. */
   stop(): Promise<void>;
 }
@@ -66,10 +77,17 @@ export async function startCluster(redisUrl: string, prefix: string, options: In
   return {
     instances,
     proxy,
+    restart: async (index) => {
+      await instances[index].kill('SIGKILL');
+      const fresh = await startInstance(redisUrl, prefix, options);
+      instances[index] = fresh;
+      proxy.upstreams[index] = fresh.url;
+      return fresh;
+    },
     stop: async () => {
       await proxy.close();
       await Promise.all(instances.map((i) => i.kill('SIGTERM')));
-      await deleteKeys(prefix);
+      await deleteKeys(prefix, redisUrl);
     },
   };
 }

@@ -45,17 +45,21 @@ export function testPrefix(label: string): string {
   return `typemcp-test:${label}:${process.pid}:${Date.now().toString(36)}`;
 }
 
-export async function deleteKeys(prefix: string): Promise<number> {
-  const client = createClient({ url: REDIS_URL });
-  client.on('error', () => {});
-  await client.connect();
+/** Deletes every key under `prefix` on the Redis at `url` (a comma-separated list: each node of a Cluster). */
+export async function deleteKeys(prefix: string, url = REDIS_URL): Promise<number> {
   let deleted = 0;
-  try {
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
-      if (keys.length) deleted += await client.del(keys);
+  for (const node of url.split(',')) {
+    const client = createClient({ url: node });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
+        // One DEL per key: a Cluster node refuses a DEL of keys in several slots.
+        for (const key of keys) deleted += await client.del(key);
+      }
+    } finally {
+      client.destroy();
     }
-  } finally {
-    client.destroy();
   }
   return deleted;
 }

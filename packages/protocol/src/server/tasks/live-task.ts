@@ -6,6 +6,7 @@ import type { JsonObject } from '../../jsonrpc/message.js';
 import type { SessionContract } from '../contracts.js';
 import type { InputMethod } from '../input-round.js';
 import type { RequestContext } from '../request-context.js';
+import type { TaskRun } from './task-cluster.js';
 import type { TaskRecord } from './task-store.js';
 
 /** The `_meta` key tying a 2025-11-25 message to its task. */
@@ -32,12 +33,16 @@ export class LiveTask {
   /** `tasks/result` requests (2025-11-25) waiting for the end; questions go out on the first. */
   readonly waiters = new Set<{ ctx: RequestContext; done: () => void }>();
   expiry?: NodeJS.Timeout;
+  /** The last write once ended, while it is in flight to a store that answers asynchronously. */
+  saved?: Promise<void>;
   readonly relatedMeta: JsonObject;
 
   constructor(
     readonly record: TaskRecord,
     /** The session the task was created on (2025-11-25: status notifications and progress go there). */
     readonly origin: SessionContract,
+    /** A retryable task's call, as the cluster recorded it. */
+    readonly run?: TaskRun,
   ) {
     this.relatedMeta = { [RELATED_TASK]: { taskId: record.taskId } };
   }

@@ -20,12 +20,15 @@ import { isThenable } from '../../util/is-thenable.js';
 import { nodeCrypto } from '../../util/node-crypto.js';
 import { answerProblem, type InputMethod } from '../input-round.js';
 import { missingCapability } from '../modern-request.js';
-import type { RequestContext } from '../request-context.js';
+import { RequestContext } from '../request-context.js';
 import type { SessionContract } from '../contracts.js';
 import { principalDigest } from '../principal-key.js';
 import { shapeCallToolResult } from '../revision-shaper.js';
 import { ToolError } from '../tool.error.js';
+import { revisionFeatures } from '../../revisions.js';
 import { LiveTask, RELATED_TASK } from './live-task.js';
+import { RemoteWait, sendAnswers } from './remote-task.js';
+import type { TaskCluster, TaskMessage, TaskRun } from './task-cluster.js';
 import { TaskContext, type TaskAsker } from './task-context.js';
 import { isTerminal, MemoryTaskStore, type TaskRecord, type TaskStore } from './task-store.js';
 
@@ -49,12 +52,17 @@ export interface TaskOptions {
 /** What the engine needs from its server. */
 export interface TaskEngineHost {
   reportError(error: unknown, where: string, ctx?: RequestContext): void;
+  /** The tool `name` as `principal` may call it (a retried task runs it again). */
+  toolFor(name: string, principal: unknown): RegisteredTool | undefined;
+  /** A session with nobody on the other end, as the call's `run` negotiated it (a retried task runs on one). */
+  detachedSession(run: TaskRun): SessionContract;
 }
 
 const KIND: Readonly<Record<InputMethod, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
 const MAX_TIMER = 0x7fffffff;
 
 const notFound = () => new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+const CANCELLED = 'The task was cancelled by request.';
 
 /** The marker a `start: 'handler'` tool's handler returns from {@link runAsTask} when its call became a task. */
 export class TaskCreated {
@@ -135,6 +143,8 @@ function touch(r: TaskRecord): void {
 export class TaskEngine implements TaskAsker {
   /** Where the tasks are kept. */
   readonly store: TaskStore;
+  /** The store's cluster: set when several instances share the tasks (see task-cluster.ts). */
+  private readonly cluster?: TaskCluster;
   private readonly live = new Map<string, LiveTask>();
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
@@ -150,6 +160,8 @@ export class TaskEngine implements TaskAsker {
     this.maxTtlMs = Math.max(options.maxTtlMs ?? 86_400_000, this.defaultTtlMs);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.pageSize = options.pageSize ?? 100;
+    this.cluster = this.store.cluster;
+    this.cluster?.join({ deliver: (id, m) => this.deliver(id, m), lost: (id) => this.lose(id), adopt: (r, run) => this.adopt(r, run) });
   }
 
   /** How many tasks run in this process right now. */
@@ -194,11 +206,33 @@ export class TaskEngine implements TaskAsker {
       offers.set(ctx, { engine: this, ttl });
       return undefined;
     }
-    return this.start(ctx, ttl, (taskCtx) => tool.handler(args, taskCtx));
+    return this.start(ctx, ttl, (taskCtx) => tool.handler(args, taskCtx), this.runOf(tool, args, ctx));
+  }
+
+  /** What a retryable tool's task records of its call, so that another instance can run it again. */
+  private runOf(tool: RegisteredTool, args: JsonObject, ctx: RequestContext): TaskRun | undefined {
+    const retries = tool.task?.retries;
+    if (!retries || !this.cluster) return undefined;
+    const run: { -readonly [K in keyof TaskRun]: TaskRun[K] } = {
+      tool: tool.definition.name,
+      args,
+      revision: ctx.features.revision,
+      clientCapabilities: ctx.clientCapabilities,
+      attempt: 1,
+      retries,
+    };
+    if (ctx.principal !== undefined) run.principal = ctx.principal;
+    if (ctx.clientInfo !== undefined) run.clientInfo = ctx.clientInfo;
+    return run;
   }
 
   /** @internal Creates the task (durably: `tasks/get` finds it once this resolves) and runs `work` in the background. */
-  async start(ctx: RequestContext, requestedTtl: number | undefined, work: (ctx: RequestContext) => Awaitable<CallToolResult>): Promise<JsonObject> {
+  async start(
+    ctx: RequestContext,
+    requestedTtl: number | undefined,
+    work: (ctx: RequestContext) => Awaitable<CallToolResult>,
+    run?: TaskRun,
+  ): Promise<JsonObject> {
     const now = Date.now();
     const createdAt = new Date(now).toISOString();
     const ttlMs = Math.min(Math.max(requestedTtl ?? this.defaultTtlMs, 1), this.maxTtlMs);
@@ -215,19 +249,24 @@ export class TaskEngine implements TaskAsker {
     };
     const body = ctx.modern ? { resultType: 'task', ...modernTask(record, false) } : { task: legacyTask(record) };
     try {
-      await this.store.create(record);
+      await (this.cluster ? this.cluster.start(record, run) : this.store.create(record));
     } catch (error) {
       this.host.reportError(error, `tasks: creating a task for ${ctx.method}`, ctx);
       throw new McpError(ErrorCode.InternalError, 'The task could not be created');
     }
-    const live = new LiveTask(record, ctx.session);
+    this.launch(record, ctx, work, run);
+    return body;
+  }
+
+  /** Keeps the live part of a stored task and runs `work` on the next turn. */
+  private launch(record: TaskRecord, ctx: RequestContext, work: (ctx: RequestContext) => Awaitable<CallToolResult>, run?: TaskRun): void {
+    const live = new LiveTask(record, ctx.session, run);
     this.live.set(record.taskId, live);
-    live.expiry = setTimeout(() => this.expire(live), Math.min(ttlMs, MAX_TIMER));
+    live.expiry = setTimeout(() => this.expire(live), Math.min(Math.max(record.expiresAt - Date.now(), 0), MAX_TIMER));
     live.expiry.unref();
     const taskCtx = new TaskContext(this, live, ctx);
     // After the handle is answered: the handler's first status change follows its creation.
     setImmediate(() => this.run(live, taskCtx, work));
-    return body;
   }
 
   private run(live: LiveTask, ctx: TaskContext, work: (ctx: RequestContext) => Awaitable<CallToolResult>): void {
@@ -302,12 +341,14 @@ export class TaskEngine implements TaskAsker {
     this.end(live);
   }
 
-  /** Saves a changed task and, for 2025-11-25, tells the client that created it. */
+  /** Saves a changed task (its last write, once ended, through the cluster) and, for 2025-11-25, tells the client that created it. */
   private changed(live: LiveTask): void {
     const r = live.record;
     touch(r);
-    const saved = this.store.put(r);
-    if (isThenable(saved)) saved.then(undefined, (error: unknown) => this.host.reportError(error, `tasks: saving task ${r.taskId}`));
+    const saved = live.ended && this.cluster ? this.cluster.finish(r) : this.store.put(r);
+    if (isThenable(saved)) {
+      live.saved = saved.then(undefined, (error: unknown) => this.host.reportError(error, `tasks: saving task ${r.taskId}`));
+    }
     if (r.era === 'legacy') live.origin.notify('notifications/tasks/status', legacyTask(r));
   }
 
@@ -388,9 +429,13 @@ export class TaskEngine implements TaskAsker {
 
   /** @internal tasks/update (2026-07-28): answers to the task's questions; unknown or settled keys are ignored. */
   async update(ctx: RequestContext, taskId: string, responses: JsonObject): Promise<JsonObject> {
-    await this.find(ctx, taskId);
+    const record = await this.find(ctx, taskId);
     const live = this.live.get(taskId);
-    if (!live) return {};
+    if (!live) {
+      // Running on another instance: the answers go to it.
+      if (this.cluster) await sendAnswers(this.cluster, record, responses);
+      return {};
+    }
     const answers: [string, unknown][] = [];
     for (const [key, value] of Object.entries(responses)) {
       const question = live.questions.get(key);
@@ -411,17 +456,32 @@ export class TaskEngine implements TaskAsker {
       throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.status}`);
     }
     const live = this.live.get(taskId);
-    record.status = 'cancelled';
-    record.statusMessage = 'The task was cancelled by request.';
     if (live) {
-      live.controller.abort(new McpError(ErrorCode.ConnectionClosed, 'Task cancelled'));
-      this.end(live);
-    } else {
-      // Running elsewhere (or its process is gone): the stored status is what every instance reads.
-      touch(record);
+      this.cancelLive(live);
+      return ctx.modern ? {} : legacyTask(live.record);
+    }
+    record.status = 'cancelled';
+    record.statusMessage = CANCELLED;
+    touch(record);
+    if (!this.cluster) {
+      // Another process without a cluster (or its process is gone): the stored status is what every instance reads.
       await this.store.put(record);
+    } else if (!(await this.cluster.cancel(record))) {
+      // It ended meanwhile: answered as a cancel after the end.
+      const ended = await this.find(ctx, taskId);
+      if (ctx.modern) return {};
+      throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${ended.status}`);
     }
     return ctx.modern ? {} : legacyTask(record);
+  }
+
+  /** Cancels a task running here: its signal aborts, and it is stored as cancelled. */
+  private cancelLive(live: LiveTask): void {
+    if (live.ended) return;
+    live.record.status = 'cancelled';
+    live.record.statusMessage = CANCELLED;
+    live.controller.abort(new McpError(ErrorCode.ConnectionClosed, 'Task cancelled'));
+    this.end(live);
   }
 
   /**
@@ -429,6 +489,16 @@ export class TaskEngine implements TaskAsker {
    * waiting until then; the task's questions to the client go out on this request meanwhile.
    */
   async result(ctx: RequestContext, taskId: string): Promise<JsonObject> {
+    // Watching before the first read: a change between the read and the wait is not missed.
+    const remote = this.cluster && !this.live.has(taskId) ? new RemoteWait(this.cluster, ctx, taskId, this.host) : undefined;
+    try {
+      return await this.waitResult(ctx, taskId, remote);
+    } finally {
+      remote?.close();
+    }
+  }
+
+  private async waitResult(ctx: RequestContext, taskId: string, remote: RemoteWait | undefined): Promise<JsonObject> {
     let record = await this.find(ctx, taskId);
     while (!isTerminal(record.status)) {
       const live = this.live.get(taskId);
@@ -446,6 +516,9 @@ export class TaskEngine implements TaskAsker {
           );
           this.sendQuestions(live);
         });
+      } else if (remote) {
+        // Running on another instance: woken by its changes; its questions go out on this request.
+        await remote.next(record);
       } else {
         // Running in another process: follow the shared store.
         await new Promise<void>((resolve) => setTimeout(resolve, record.pollIntervalMs).unref());
@@ -485,9 +558,72 @@ export class TaskEngine implements TaskAsker {
     }
   }
 
-  /** Cancels every task running here (server shutdown) and closes the store. */
+  /**
+   * Server shutdown: a retryable task with runs left is handed over (its lease ends now, so a
+   * surviving instance runs it again); every other task running here is cancelled. Then the
+   * store closes, once the last writes are in.
+   */
   async close(): Promise<void> {
+    const handovers: Promise<void>[] = [];
+    for (const live of [...this.live.values()]) {
+      if (!this.cluster || !live.run || live.run.attempt > live.run.retries) continue;
+      this.lose(live.record.taskId);
+      handovers.push(this.cluster.abandon(live.record.taskId).catch((error: unknown) => this.host.reportError(error, 'tasks: handing over a task')));
+    }
+    const running = [...this.live.values()];
     this.cancelRunning('The server shut down.');
+    await Promise.all([...handovers, ...running.map((live) => live.saved)]);
     await this.store.close?.();
+  }
+
+  /** A message from another instance for a task running here (handling one twice changes nothing). */
+  private deliver(taskId: string, message: TaskMessage): void {
+    const live = this.live.get(taskId);
+    if (!live || live.ended) return;
+    if (message.t === 'cancel') return this.cancelLive(live);
+    if (message.t === 'error') {
+      const { code, message: text, data } = message.error;
+      if (live.questions.has(message.key)) this.answer(live, message.key, undefined, new ClientErrorResponse(code, text, data));
+      return;
+    }
+    for (const [key, value] of Object.entries(message.answers)) {
+      const question = live.questions.get(key);
+      if (question && !answerProblem(question.method, value)) this.answer(live, key, value);
+    }
+  }
+
+  /** Another instance failed or took over a task that ran here: its run stops, and writes nothing more. */
+  private lose(taskId: string): void {
+    const live = this.live.get(taskId);
+    if (!live) return;
+    live.ended = true;
+    clearTimeout(live.expiry);
+    this.live.delete(taskId);
+    const gone = new McpError(ErrorCode.InternalError, 'This instance no longer runs the task');
+    live.controller.abort(gone);
+    for (const question of live.questions.values()) question.reject(gone);
+    live.questions.clear();
+    // Waiters read the store again and follow the task wherever it runs now.
+    for (const waiter of live.waiters) waiter.done();
+    live.waiters.clear();
+  }
+
+  /** Runs again, here, a retryable task whose instance died (the cluster holds it for this instance already). */
+  private adopt(record: TaskRecord, run: TaskRun): void {
+    this.lose(record.taskId);
+    const tool = this.host.toolFor(run.tool, run.principal);
+    const features = revisionFeatures(run.revision);
+    if (!tool?.task || !features) {
+      record.status = 'failed';
+      record.statusMessage = `The tool "${run.tool}" cannot run again on this instance`;
+      record.error = { code: ErrorCode.InternalError, message: record.statusMessage };
+      touch(record);
+      void this.cluster!.finish(record).catch((error: unknown) => this.host.reportError(error, `tasks: saving task ${record.taskId}`));
+      return;
+    }
+    const session = this.host.detachedSession(run);
+    const modern = features.modern ? { kind: 'modern' as const, features, clientCapabilities: run.clientCapabilities, clientInfo: run.clientInfo } : undefined;
+    const ctx = new RequestContext(session, `task:${record.taskId}`, 'tools/call', undefined, modern);
+    this.launch(record, ctx, (c) => tool.handler(run.args, c), run);
   }
 }
