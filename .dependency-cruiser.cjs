@@ -12,7 +12,8 @@ const MAY_IMPORT = {
   redis: ['protocol', 'http'],
   gateway: ['protocol', 'core'],
   testing: ['protocol', 'core'],
-  cli: ['protocol', 'core', 'http', 'gateway'],
+  apps: ['protocol', 'core'],
+  cli: ['protocol', 'core', 'http', 'gateway', 'apps'],
   'create-typemcp': [],
 };
 
