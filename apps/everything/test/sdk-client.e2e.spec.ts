@@ -65,6 +65,9 @@ const EXPECTED_TOOLS = [
   'test_header_param',
   'test_toggle_dynamic_tool',
   'test_update_watched_resource',
+  // MCP Apps: the tool with a view. The app-only increment_counter is left out of the list of a
+  // client that did not declare io.modelcontextprotocol/ui (apps.e2e.spec.ts covers both sides).
+  'show_counter',
   // The 2026-07-28 fixtures: served to every revision (legacy clients get real client requests).
   'test_input_required_result_elicitation',
   'test_input_required_result_sampling',
@@ -412,7 +415,7 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
 
   it('lists and reads every resource, lists templates, reads a template URI, and answers an unknown URI with -32002', async () => {
     const { resources } = await client.listResources(undefined, TIMEOUT);
-    expect(resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource']);
+    expect(resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource', 'ui://everything/counter']);
     const rawResources = (s.transport.responseTo('resources/list').result as { resources: JsonObject[] }).resources;
     expect(rawResources.every((r) => 'title' in r)).toBe(since(revision, '2025-06-18'));
     expect(rawResources.some((r) => 'title' in r)).toBe(since(revision, '2025-06-18'));
