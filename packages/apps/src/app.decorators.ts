@@ -1,18 +1,16 @@
 /**
  * The decorators of MCP Apps: `@App` ties a `@Tool` to its view, `@AppOnly` makes a `@Tool` one
  * only views call, `@AppView` makes a `@Resource('ui://...')` a view. Each is `ExtensionData` for
- * `io.modelcontextprotocol/ui`: the server must install `appsExtension()`.
+ * `io.modelcontextprotocol/ui`: the server must install `appsExtension()`. Options are checked
+ * where the decorator is written (a bad one throws as the class is defined).
  */
 import { ExtensionData } from '@typemcp/core';
 import { appOnlyData, toolData, viewData, type AppData, type AppOnlyOptions, type AppToolOptions, type AppViewOptions } from './app-options.js';
 import { UI_EXTENSION } from './constants.js';
 
-function where(target: object, method: string | symbol, decorator: string): string {
-  return `${decorator} on ${(target as { constructor: { name: string } }).constructor.name}.${String(method)}`;
-}
-
-function record(data: AppData, target: object, method: string | symbol, descriptor: PropertyDescriptor): void {
-  (ExtensionData(UI_EXTENSION, data) as MethodDecorator)(target, method, descriptor);
+function record(data: AppData): MethodDecorator {
+  const decorate = ExtensionData(UI_EXTENSION, data) as MethodDecorator;
+  return (target, method, descriptor) => decorate(target, method, descriptor);
 }
 
 /**
@@ -23,7 +21,7 @@ function record(data: AppData, target: object, method: string | symbol, descript
  * @publicApi
  */
 export function App(options: AppToolOptions | string): MethodDecorator {
-  return (target, method, descriptor) => record({ tool: toolData(options, where(target, method, '@App')) }, target, method, descriptor);
+  return record({ tool: toolData(options, '@App') });
 }
 
 /**
@@ -34,7 +32,7 @@ export function App(options: AppToolOptions | string): MethodDecorator {
  * @publicApi
  */
 export function AppOnly(options: AppOnlyOptions = {}): MethodDecorator {
-  return (target, method, descriptor) => record({ tool: appOnlyData(options, where(target, method, '@AppOnly')) }, target, method, descriptor);
+  return record({ tool: appOnlyData(options, '@AppOnly') });
 }
 
 /**
@@ -43,5 +41,5 @@ export function AppOnly(options: AppOnlyOptions = {}): MethodDecorator {
  * @publicApi
  */
 export function AppView(options: AppViewOptions = {}): MethodDecorator {
-  return (target, method, descriptor) => record({ view: viewData(options, where(target, method, '@AppView')) }, target, method, descriptor);
+  return record({ view: viewData(options, '@AppView') });
 }

@@ -27,4 +27,5 @@ export type {
   SamplingMessage,
   ServerNotificationParams,
 } from './test-client.types.js';
+export { APPS_HOST_EXTENSIONS, renderApp, type AppToolVisibility, type RenderedApp, type RenderedView } from './render-app.js';
 export { textOf } from './text-of.js';
