@@ -110,7 +110,8 @@ describe.each(CASES)('MCP Apps with the %s client at %s', (_sdk, revision, conne
     ['declares the extension', true],
     ['does not declare it', false],
   ])('a client that %s', async (_what, declare) => {
-    const recorder = new HttpWireRecorder(revision, true);
+    // The recorder's revision only pins legacy requests; 2026-07-28 ones carry their own (as in echo-ext.e2e).
+    const recorder = new HttpWireRecorder('2025-11-25', true);
     const client = await connect(declare, recorder);
     try {
       // The server's side of the negotiation, whatever the client declared.
@@ -141,7 +142,9 @@ describe.each(CASES)('MCP Apps with the %s client at %s', (_sdk, revision, conne
       expect(incremented.structuredContent).toEqual({ count: 7 });
       expect(incremented.content).toEqual([{ type: 'text', text: 'Counter: 7' }]);
       expect((await client.callTool('show_counter', {})).structuredContent).toEqual({ count: 7 });
-      const refused = await client.callTool('increment_counter', { by: 1.5 }).catch((e: unknown) => ({ isError: true, content: [{ type: 'text', text: String(e) }] }));
+      const refused = await client
+        .callTool('increment_counter', { by: 1.5 })
+        .catch((e: unknown) => ({ isError: true, content: [{ type: 'text', text: String(e) }] }));
       expect(refused.isError).toBe(true);
 
       const view = (await client.listResources()).find((r) => r.uri === VIEW);
@@ -165,10 +168,12 @@ describe.each(CASES)('MCP Apps with the %s client at %s', (_sdk, revision, conne
 });
 
 describe("ext-apps' schema.json refuses what hosts must never get", () => {
-  it('CSP or permissions on a tool, unknown keys in a view\'s _meta.ui, an unknown visibility', () => {
+  it("CSP or permissions on a tool, unknown keys in a view's _meta.ui, an unknown visibility", () => {
     expect(toolMeta({ resourceUri: VIEW, csp: { connectDomains: [] } })).not.toEqual([]);
     expect(toolMeta({ resourceUri: VIEW, visibility: ['agent'] })).not.toEqual([]);
     expect(resourceMeta({ csp: { connectDomains: ['https://api.example.com'] }, extra: true })).not.toEqual([]);
-    expect(resourceMeta({ csp: { connectDomains: ['https://api.example.com'] }, permissions: { camera: {} }, prefersBorder: false, domain: 'a.example.com' })).toEqual([]);
+    expect(
+      resourceMeta({ csp: { connectDomains: ['https://api.example.com'] }, permissions: { camera: {} }, prefersBorder: false, domain: 'a.example.com' }),
+    ).toEqual([]);
   });
 });

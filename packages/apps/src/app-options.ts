@@ -101,15 +101,20 @@ export function checkUiUri(uri: unknown, where: string): string {
 /** `@App`'s options, checked, as the tool's data. */
 export function toolData(options: AppToolOptions | string, where: string): AppToolData {
   const given: AppToolOptions = typeof options === 'string' ? { resourceUri: options } : options;
-  if (!given || typeof given !== 'object') throw invalid(where, 'give the view\'s ui:// URI or { resourceUri, visibility?, fallback? }');
+  if (!given || typeof given !== 'object') throw invalid(where, "give the view's ui:// URI or { resourceUri, visibility?, fallback? }");
   const resourceUri = checkUiUri(given.resourceUri, where);
   const visibility = given.visibility ?? ['model', 'app'];
-  if (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((v) => v !== 'model' && v !== 'app') || new Set(visibility).size !== visibility.length) {
+  if (
+    !Array.isArray(visibility) ||
+    visibility.length === 0 ||
+    visibility.some((v) => v !== 'model' && v !== 'app') ||
+    new Set(visibility).size !== visibility.length
+  ) {
     throw invalid(where, `visibility must list "model" and/or "app" once each, got ${JSON.stringify(given.visibility)}`);
   }
   const { fallback } = given;
   if (fallback !== undefined && typeof fallback !== 'string' && typeof fallback !== 'function') throw invalid(where, 'fallback must be a string or a function');
-  return { resourceUri, visibility: [...visibility], ...(fallback !== undefined ? { fallback } : {}) };
+  return { resourceUri, visibility: [...(visibility as readonly AppVisibility[])], ...(fallback !== undefined ? { fallback } : {}) };
 }
 
 /** `@AppOnly`'s options, checked, as the tool's data. */
@@ -126,7 +131,8 @@ export function viewData(options: AppViewOptions, where: string): AppViewData {
   const meta: JsonObject = {};
   if (options.csp !== undefined) {
     const csp: JsonObject = {};
-    for (const key of Object.keys(options.csp)) if (!(CSP_KEYS as readonly string[]).includes(key)) throw invalid(where, `unknown csp key "${key}" (known: ${CSP_KEYS.join(', ')})`);
+    for (const key of Object.keys(options.csp))
+      if (!(CSP_KEYS as readonly string[]).includes(key)) throw invalid(where, `unknown csp key "${key}" (known: ${CSP_KEYS.join(', ')})`);
     for (const key of CSP_KEYS) {
       const list = options.csp[key];
       if (list === undefined) continue;
@@ -154,7 +160,8 @@ export function viewData(options: AppViewOptions, where: string): AppViewData {
     meta.prefersBorder = options.prefersBorder;
   }
   if (options.domain !== undefined) {
-    if (typeof options.domain !== 'string' || !/^[^\s;,'"]{1,253}$/.test(options.domain)) throw invalid(where, `domain must be a host name, got ${JSON.stringify(options.domain)}`);
+    if (typeof options.domain !== 'string' || !/^[^\s;,'"]{1,253}$/.test(options.domain))
+      throw invalid(where, `domain must be a host name, got ${JSON.stringify(options.domain)}`);
     meta.domain = options.domain;
   }
   return { meta: Object.keys(meta).length ? meta : undefined };

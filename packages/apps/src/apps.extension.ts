@@ -114,7 +114,8 @@ export function appsExtension(options: AppsExtensionOptions = {}): ServerExtensi
           const uri = typeof params.uri === 'string' ? params.uri : undefined;
           if (!uri || !appData(api?.registry.resource(uri)?.extensions?.[UI_EXTENSION])?.view) return result;
           const count = Array.isArray(result.contents) ? result.contents.length : 0;
-          if (count !== 1) throw new AppsError(AppsErrorCode.ViewContents, `the view ${uri} answered ${count} content items; a view is exactly one HTML document`);
+          if (count !== 1)
+            throw new AppsError(AppsErrorCode.ViewContents, `the view ${uri} answered ${count} content items; a view is exactly one HTML document`);
           return result;
         },
       },

@@ -63,12 +63,23 @@ async function build(esbuild: Esbuild, file: string, kind: 'script' | 'style', m
       legalComments: 'none',
       logLevel: 'silent',
       // Assets referenced from code or CSS are inlined: a host's frame loads no second file.
-      loader: { '.png': 'dataurl', '.jpg': 'dataurl', '.jpeg': 'dataurl', '.gif': 'dataurl', '.svg': 'dataurl', '.webp': 'dataurl', '.woff': 'dataurl', '.woff2': 'dataurl' },
+      loader: {
+        '.png': 'dataurl',
+        '.jpg': 'dataurl',
+        '.jpeg': 'dataurl',
+        '.gif': 'dataurl',
+        '.svg': 'dataurl',
+        '.webp': 'dataurl',
+        '.woff': 'dataurl',
+        '.woff2': 'dataurl',
+      },
       absWorkingDir: path.dirname(file),
     });
   } catch (error) {
     const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors;
-    const detail = errors?.length ? errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)).join('; ') : (error as Error).message;
+    const detail = errors?.length
+      ? errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}: ${e.text}` : e.text)).join('; ')
+      : (error as Error).message;
     throw fail(entry, detail);
   }
   for (const input of Object.keys(result.metafile.inputs)) inputs.add(path.resolve(path.dirname(file), input));
@@ -86,7 +97,7 @@ async function bundle(entry: string, minify: boolean): Promise<{ html: string; i
   }
   const source = readFileSync(entry, 'utf8');
   const dir = path.dirname(entry);
-  const parts: (string | Promise<string>)[] = [];
+  const parts: Promise<string>[] = [];
   let last = 0;
   for (const match of source.matchAll(TAG)) {
     const [whole, scriptBefore, scriptSrc, scriptAfter, linkBefore, linkHref, linkAfter] = match;
@@ -94,10 +105,11 @@ async function bundle(entry: string, minify: boolean): Promise<{ html: string; i
     const ref = isScript ? scriptSrc : linkHref;
     const attrs = isScript ? `${scriptBefore}${scriptAfter}` : `${linkBefore}${linkAfter}`;
     if (!isScript && !/\brel\s*=\s*["']?stylesheet/i.test(attrs)) continue;
-    if (REMOTE.test(ref)) throw fail(entry, `${ref} is not a file of the project: a host's frame has no network for it; import the package instead (it is bundled)`);
+    if (REMOTE.test(ref))
+      throw fail(entry, `${ref} is not a file of the project: a host's frame has no network for it; import the package instead (it is bundled)`);
     const file = path.resolve(dir, ref.split(/[?#]/)[0]);
     if (!existsSync(file)) throw fail(entry, `${ref} does not exist (looked for ${file})`);
-    parts.push(source.slice(last, match.index));
+    parts.push(Promise.resolve(source.slice(last, match.index)));
     parts.push(
       build(esbuild, file, isScript ? 'script' : 'style', minify, entry, inputs).then((code) =>
         isScript ? `<script type="module">${code}</script>` : `<style>${code}</style>`,
@@ -105,7 +117,7 @@ async function bundle(entry: string, minify: boolean): Promise<{ html: string; i
     );
     last = match.index + whole.length;
   }
-  parts.push(source.slice(last));
+  parts.push(Promise.resolve(source.slice(last)));
   const html = (await Promise.all(parts)).join('');
   return { html, inputs: [...inputs] };
 }
@@ -131,7 +143,7 @@ export async function bundleAppNow(options: BundleAppOptions): Promise<BundledAp
   if (!existsSync(entry)) throw fail(options.entry, 'the entry does not exist');
   const minify = options.minify ?? true;
   const dir = options.cacheDir === false ? undefined : path.resolve(options.cacheDir ?? path.join('node_modules', '.cache', 'typemcp-apps'));
-  const esbuildVersion = JSON.parse(readFileSync(require.resolve('esbuild/package.json'), 'utf8')).version as string;
+  const esbuildVersion = (JSON.parse(readFileSync(require.resolve('esbuild/package.json'), 'utf8')) as { version: string }).version;
   const record = dir ? readCache(cacheFile(dir, entry, minify), esbuildVersion) : undefined;
   let result: BundledApp;
   if (record) {
@@ -142,7 +154,10 @@ export async function bundleAppNow(options: BundleAppOptions): Promise<BundledAp
     if (dir) {
       mkdirSync(dir, { recursive: true });
       const hashes = Object.fromEntries(inputs.map((input) => [input, sha256(readFileSync(input))]));
-      writeFileSync(cacheFile(dir, entry, minify), JSON.stringify({ version: esbuildVersion, inputs: hashes, html, digest: result.digest } satisfies CacheRecord));
+      writeFileSync(
+        cacheFile(dir, entry, minify),
+        JSON.stringify({ version: esbuildVersion, inputs: hashes, html, digest: result.digest } satisfies CacheRecord),
+      );
     }
   }
   if (options.outFile) {

@@ -41,7 +41,12 @@ function defineServices() {
     }
 
     @Resource('ui://steps/view', { name: 'steps-view', mimeType: 'text/html' })
-    @AppView({ csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.cdn.example.com'] }, permissions: { clipboardWrite: true, camera: false }, prefersBorder: false, domain: 'steps.example.com' })
+    @AppView({
+      csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://*.cdn.example.com'] },
+      permissions: { clipboardWrite: true, camera: false },
+      prefersBorder: false,
+      domain: 'steps.example.com',
+    })
     view() {
       return PAGE;
     }
@@ -63,8 +68,11 @@ const ERAS = ['2025-11-25', '2026-07-28'] as const;
 describe.each(ERAS)('apps at %s', (revision) => {
   let host: TestClient;
   let plain: TestClient;
+  let reported: unknown[];
   beforeEach(async () => {
-    const server = createServer({ name: 'steps', version: '1.0.0', services: [defineServices()], extensions: [appsExtension()] });
+    reported = [];
+    const onError = (error: unknown) => void reported.push(error);
+    const server = createServer({ name: 'steps', version: '1.0.0', services: [defineServices()], extensions: [appsExtension()], onError });
     host = await createTestClient({ server, revision, clientExtensions: { ...APPS_HOST_EXTENSIONS } });
     plain = await createTestClient({ server, revision });
   });
@@ -77,7 +85,13 @@ describe.each(ERAS)('apps at %s', (revision) => {
     expect(host.serverCapabilities.extensions?.[UI_EXTENSION]).toEqual({ mimeTypes: [APP_MIME_TYPE] });
     const shown = await renderApp(host, 'show');
     expect(shown.problems).toEqual([]);
-    expect(shown).toMatchObject({ resourceUri: 'ui://steps/view', visibility: ['model', 'app'], modelVisible: true, fallbackText: 'Steps: 0', structuredContent: { n: 0 } });
+    expect(shown).toMatchObject({
+      resourceUri: 'ui://steps/view',
+      visibility: ['model', 'app'],
+      modelVisible: true,
+      fallbackText: 'Steps: 0',
+      structuredContent: { n: 0 },
+    });
     expect(shown.tool?._meta).toEqual({ ui: { resourceUri: 'ui://steps/view', visibility: ['model', 'app'] }, 'ui/resourceUri': 'ui://steps/view' });
     expect(shown.view).toEqual({
       uri: 'ui://steps/view',
@@ -109,7 +123,8 @@ describe.each(ERAS)('apps at %s', (revision) => {
   });
 
   it('a view that answers two items fails the read (masked), as a host could not render it', async () => {
-    await expect(host.readResource('ui://steps/broken')).rejects.toMatchObject({ code: -32603 });
+    await expect(host.readResource('ui://steps/broken')).rejects.toMatchObject({ code: -32603, message: expect.not.stringContaining('content items') });
+    expect(reported).toEqual([expect.objectContaining({ code: AppsErrorCode.ViewContents, message: expect.stringContaining('answered 2 content items') })]);
   });
 });
 
@@ -128,7 +143,11 @@ describe('declarations refused at start-up', () => {
     ['a tool view outside ui://', () => App('https://example.com/view'), 'must be a ui:// URI'],
     ['an unknown visibility', () => App({ resourceUri: 'ui://a/b', visibility: ['agent' as never] }), 'visibility must list'],
     ['an empty visibility', () => App({ resourceUri: 'ui://a/b', visibility: [] }), 'visibility must list'],
-    ['a CSP source that splices a directive', () => AppView({ csp: { connectDomains: ["https://a.example.com; script-src 'unsafe-eval'"] } }), 'is not an origin'],
+    [
+      'a CSP source that splices a directive',
+      () => AppView({ csp: { connectDomains: ["https://a.example.com; script-src 'unsafe-eval'"] } }),
+      'is not an origin',
+    ],
     ['a CSP keyword', () => AppView({ csp: { resourceDomains: ["'unsafe-inline'"] } }), 'is not an origin'],
     ['an unknown CSP key', () => AppView({ csp: { scriptDomains: [] } as never }), 'unknown csp key'],
     ['an unknown permission', () => AppView({ permissions: { usb: true } as never }), 'unknown permission'],

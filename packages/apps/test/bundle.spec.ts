@@ -31,7 +31,7 @@ const PAGE = `<!DOCTYPE html><html><head><link rel="stylesheet" href="./view.css
 
 function project(): string {
   write('view.css', '#out { color: red; }');
-  write('greet.ts', "export const greet = (name: string): string => `hello ${name} </script><script>alert(1)</script>`;");
+  write('greet.ts', 'export const greet = (name: string): string => `hello ${name} </script><script>alert(1)</script>`;');
   write('view.ts', "import { greet } from './greet';\nimport { APP_MIME } from './mime';\n(globalThis as any).said = greet('view') + ' ' + APP_MIME;");
   write('mime.ts', "export const APP_MIME: string = 'text/html;profile=mcp-app';");
   return write('view.html', PAGE);
@@ -60,7 +60,10 @@ it('bundles an HTML entry into one file: scripts and styles inlined, </script es
 
 it('bundles the official App class from node_modules into a page with no eval', async () => {
   write('app.ts', "import { App } from '@modelcontextprotocol/ext-apps';\nconst app = new App({ name: 'x', version: '1' });\nvoid app.connect();");
-  const bundled = await bundleApp({ entry: write('app.app.html', '<!DOCTYPE html><html><head></head><body><script type="module" src="./app.ts"></script></body></html>'), cacheDir: false });
+  const bundled = await bundleApp({
+    entry: write('app.app.html', '<!DOCTYPE html><html><head></head><body><script type="module" src="./app.ts"></script></body></html>'),
+    cacheDir: false,
+  });
   expect(bundled.inputs.some((f) => f.includes(`${path.sep}ext-apps${path.sep}`))).toBe(true);
   expect(bundled.html).not.toMatch(/\beval\(|new Function\(/);
 });
@@ -100,14 +103,20 @@ it.each([
 it('reports a syntax error with its file and line', async () => {
   write('broken.ts', 'const = 1;');
   const entry = write('broken.html', '<!DOCTYPE html><html><body><script type="module" src="./broken.ts"></script></body></html>');
-  await expect(bundleApp({ entry, cacheDir: false })).rejects.toMatchObject({ code: AppsErrorCode.BundleFailed, message: expect.stringMatching(/broken\.ts:1: /) });
+  await expect(bundleApp({ entry, cacheDir: false })).rejects.toMatchObject({
+    code: AppsErrorCode.BundleFailed,
+    message: expect.stringMatching(/broken\.ts:1: /),
+  });
 });
 
 it('typemcp build bundles every src/**/*.app.html of the project beside the entry', async () => {
   write('package.json', '{ "name": "views", "private": true }');
   write('src/views/view.css', '#out { color: red; }');
   write('src/views/view.ts', "(globalThis as any).said = 'hi';");
-  write('src/views/counter.app.html', '<!DOCTYPE html><html><head><link rel="stylesheet" href="./view.css"></head><body><script type="module" src="./view.ts"></script></body></html>');
+  write(
+    'src/views/counter.app.html',
+    '<!DOCTYPE html><html><head><link rel="stylesheet" href="./view.css"></head><body><script type="module" src="./view.ts"></script></body></html>',
+  );
   write('src/views/not-a-view.html', '<p>left alone</p>');
   const entry = path.join(dir, 'dist', 'main.js');
   expect(projectRoot(entry)).toBe(dir);

@@ -81,7 +81,10 @@ export async function renderApp(client: TestClient, name: string, args: JsonObje
   const ui = (tool?._meta as JsonObject | undefined)?.ui as JsonObject | undefined;
   if (ui) {
     const extra = Object.keys(ui).filter((k) => k !== 'resourceUri' && k !== 'visibility');
-    if (extra.length) problems.push(`the tool's _meta.ui holds ${extra.join(', ')}: only resourceUri and visibility belong there (CSP and permissions go on the view's content item)`);
+    if (extra.length)
+      problems.push(
+        `the tool's _meta.ui holds ${extra.join(', ')}: only resourceUri and visibility belong there (CSP and permissions go on the view's content item)`,
+      );
   }
   const resourceUri = uriOf(tool);
   const visibility = visibilityOf(tool);

@@ -15,7 +15,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 const UI = 'io.modelcontextprotocol/ui';
 const MIME = 'text/html;profile=mcp-app';
 // The specification's restrictive default for a view that declares no CSP.
-const CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'";
 
 interface HostLog {
   events: string[];

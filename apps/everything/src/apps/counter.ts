@@ -11,8 +11,8 @@ const count = document.getElementById('count') as HTMLOutputElement;
 const button = document.getElementById('increment') as HTMLButtonElement;
 const status = document.getElementById('status') as HTMLParagraphElement;
 
-function show(result: { structuredContent?: Record<string, unknown>; isError?: boolean }): void {
-  const value = result.structuredContent?.count;
+function show(result: { structuredContent?: unknown; isError?: boolean }): void {
+  const value = (result.structuredContent as { count?: unknown } | undefined)?.count;
   if (result.isError || typeof value !== 'number') {
     status.textContent = 'The server answered without a count';
     return;
@@ -26,9 +26,9 @@ app.ontoolresult = (result) => {
   show(result);
   button.disabled = false;
 };
-app.onteardown = async () => ({});
+app.onteardown = () => ({});
 
-button.addEventListener('click', async () => {
+async function increment(): Promise<void> {
   button.disabled = true;
   try {
     show(await app.callServerTool({ name: 'increment_counter', arguments: { by: 1 } }));
@@ -37,6 +37,7 @@ button.addEventListener('click', async () => {
   } finally {
     button.disabled = false;
   }
-});
+}
+button.addEventListener('click', () => void increment());
 
 await app.connect();
