@@ -152,7 +152,7 @@ describe.each(CASES)('MCP Apps with the %s client at %s', (_sdk, revision, conne
       const read = await client.readResource(VIEW);
       expect(read.contents).toHaveLength(1);
       const [item] = read.contents;
-      expect(item).toEqual({ uri: VIEW, mimeType: MIME, text: expect.stringMatching(/^<!DOCTYPE html>/), _meta: { ui: { prefersBorder: true } } });
+      expect(item).toEqual({ uri: VIEW, mimeType: MIME, text: expect.stringMatching(/^<!doctype html>/i), _meta: { ui: { prefersBorder: true } } });
       expect(resourceMeta(item._meta?.ui)).toEqual([]);
       // One self-contained file: nothing the sandboxed frame would have to fetch.
       expect(item.text).not.toMatch(/<script[^>]*\bsrc=|<link[^>]*\bhref=/i);
