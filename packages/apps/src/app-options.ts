@@ -45,15 +45,21 @@ export interface AppCsp {
 
 /** Browser features the view asks for (a host may refuse; the page must feature-detect). @publicApi */
 export interface AppPermissions {
+  /** Permission Policy `camera`. */
   readonly camera?: boolean;
+  /** Permission Policy `microphone`. */
   readonly microphone?: boolean;
+  /** Permission Policy `geolocation`. */
   readonly geolocation?: boolean;
+  /** Permission Policy `clipboard-write`. */
   readonly clipboardWrite?: boolean;
 }
 
 /** Options of `@AppView(...)`: how the host frames the view. @publicApi */
 export interface AppViewOptions {
+  /** The origins the page may reach (the host builds its CSP from them); none by default. */
   readonly csp?: AppCsp;
+  /** The browser features the page asks for; none by default. */
   readonly permissions?: AppPermissions;
   /** `true`: a visible border and background from the host; `false`: none; omitted: the host decides. */
   readonly prefersBorder?: boolean;
