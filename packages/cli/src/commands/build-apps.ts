@@ -2,10 +2,12 @@
  * The apps step of `typemcp build`: every view entry of the project (`src/**\/*.app.html`, or a
  * script `*.app.ts`/`.tsx`/`.js`/`.jsx`) is bundled by @typemcp/apps into one self-contained HTML
  * file at the same place under the entry's folder (`src/apps/counter.app.html` ->
- * `dist/apps/counter.html`). @typemcp/apps (and esbuild) load only when a project has a view.
+ * `dist/apps/counter.html`). @typemcp/apps (and esbuild) load only when a project has a view: it
+ * is an optional peer of the CLI, installed by projects that serve apps.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { UsageError } from '../usage.error.js';
 
 const VIEW_ENTRY = /\.app\.(?:html|[jt]sx?)$/;
 const SKIP = new Set(['node_modules', 'dist', '.git']);
@@ -45,7 +47,12 @@ export async function buildApps(entry: string): Promise<BuiltView[]> {
   const src = path.join(root, 'src');
   const views = viewEntries(src);
   if (views.length === 0) return [];
-  const { bundleApp } = await import('@typemcp/apps');
+  let bundleApp: typeof import('@typemcp/apps').bundleApp;
+  try {
+    ({ bundleApp } = await import('@typemcp/apps'));
+  } catch {
+    throw new UsageError(`${path.relative(root, views[0])} is an MCP Apps view, and bundling it needs @typemcp/apps: npm install @typemcp/apps`);
+  }
   const outDir = path.dirname(entry);
   const cacheDir = path.join(root, 'node_modules', '.cache', 'typemcp-apps');
   const built: BuiltView[] = [];
