@@ -14,6 +14,9 @@ import type { BundleAppOptions, BundledApp } from './bundle.types.js';
  * @publicApi
  */
 export async function bundleApp(options: BundleAppOptions): Promise<BundledApp> {
-  const { bundleAppNow } = await import('./bundler.js');
+  // require, as core loads its optional packages: a CommonJS module whose import() Jest (and other
+  // CommonJS hosts without ESM support) could not run.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a view is bundled
+  const { bundleAppNow } = require('./bundler.js') as typeof import('./bundler.js');
   return bundleAppNow(options);
 }

@@ -39,9 +39,10 @@ function inlineSafe(code: string, tag: 'script' | 'style'): string {
   return code.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 
-async function loadEsbuild(entry: string): Promise<Esbuild> {
+function loadEsbuild(entry: string): Esbuild {
   try {
-    return await import('esbuild');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a view is built
+    return require('esbuild') as Esbuild;
   } catch (error) {
     throw fail(entry, `esbuild could not be loaded (${(error as Error).message}); npm install esbuild`);
   }
@@ -88,7 +89,7 @@ async function build(esbuild: Esbuild, file: string, kind: 'script' | 'style', m
 }
 
 async function bundle(entry: string, minify: boolean): Promise<{ html: string; inputs: string[] }> {
-  const esbuild = await loadEsbuild(entry);
+  const esbuild = loadEsbuild(entry);
   const inputs = new Set<string>([entry]);
   if (SCRIPT_ENTRY.test(entry)) {
     const script = await build(esbuild, entry, 'script', minify, entry, inputs);

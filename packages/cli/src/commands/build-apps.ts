@@ -49,7 +49,8 @@ export async function buildApps(entry: string): Promise<BuiltView[]> {
   if (views.length === 0) return [];
   let bundleApp: typeof import('@typemcp/apps').bundleApp;
   try {
-    ({ bundleApp } = await import('@typemcp/apps'));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer, loaded only for a project with views
+    ({ bundleApp } = require('@typemcp/apps') as typeof import('@typemcp/apps'));
   } catch {
     throw new UsageError(`${path.relative(root, views[0])} is an MCP Apps view, and bundling it needs @typemcp/apps: npm install @typemcp/apps`);
   }

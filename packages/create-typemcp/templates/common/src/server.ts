@@ -7,6 +7,9 @@ import type {} from '@typemcp/http';
 // [redis]
 import { redisState } from '@typemcp/redis';
 // [/redis]
+// [app]
+import { appsExtension } from '@typemcp/apps';
+// [/app]
 import { AppConfig } from './config.js';
 import { services } from './services/index.js';
 
@@ -39,6 +42,10 @@ export function createAppServer(options: AppServerOptions = {}): TypeMcpServer {
     services: options.services ?? services,
     logger: options.logger,
     providers: [...own.filter((provider) => !replaced.has(provider.provide)), ...overrides],
+    // [app]
+    // MCP Apps (io.modelcontextprotocol/ui): the @App, @AppOnly and @AppView decorators need it.
+    extensions: [appsExtension()],
+    // [/app]
   });
 }
 // [http]
