@@ -2,13 +2,13 @@
  * bundleApp and the apps step of `typemcp build` on real files with the real esbuild: one
  * self-contained HTML (imports from node_modules, TypeScript, CSS inlined), nothing a host frame
  * would have to fetch, `</script` unable to end the inline script early, the cache answering for
- * unchanged inputs and the digest changing with any of them, and precise errors.
+ * unchanged inputs and the digest changing with any of them, and precise errors. (`typemcp
+ * build`'s apps step: packages/cli/test/build-apps.spec.ts.)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { AppsErrorCode, bundleApp } from '@typemcp/apps';
-import { buildApps, projectRoot } from '../../cli/src/commands/build-apps';
 
 let dir: string;
 let cache: string;
@@ -107,24 +107,4 @@ it('reports a syntax error with its file and line', async () => {
     code: AppsErrorCode.BundleFailed,
     message: expect.stringMatching(/broken\.ts:1: /),
   });
-});
-
-it('typemcp build bundles every src/**/*.app.html of the project beside the entry', async () => {
-  write('package.json', '{ "name": "views", "private": true }');
-  write('src/views/view.css', '#out { color: red; }');
-  write('src/views/view.ts', "(globalThis as any).said = 'hi';");
-  write(
-    'src/views/counter.app.html',
-    '<!DOCTYPE html><html><head><link rel="stylesheet" href="./view.css"></head><body><script type="module" src="./view.ts"></script></body></html>',
-  );
-  write('src/views/not-a-view.html', '<p>left alone</p>');
-  const entry = path.join(dir, 'dist', 'main.js');
-  expect(projectRoot(entry)).toBe(dir);
-  const [built, ...rest] = await buildApps(entry);
-  expect(rest).toEqual([]);
-  expect(built).toMatchObject({ outFile: path.join(dir, 'dist', 'views', 'counter.html'), cached: false });
-  expect(existsSync(path.join(dir, 'dist', 'views', 'not-a-view.html'))).toBe(false);
-  expect((await buildApps(entry))[0]).toMatchObject({ digest: built.digest, cached: true });
-  write('src/views/view.ts', "(globalThis as any).said = 'changed';");
-  expect((await buildApps(entry))[0].digest).not.toBe(built.digest);
 });
