@@ -96,6 +96,10 @@ export function buildPackageJson(
   };
   if (Object.values(sources).some((s) => s.startsWith('file:'))) {
     pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));
+    // npm 11 never finishes resolving an override with a `file:` spec for a package the project
+    // reaches only as a peer (core's optional peer @typemcp/http, which the CLI installs anyway):
+    // it retries the tarball forever ("seems to be corrupted. Trying again"). A direct edge avoids it.
+    if (!dependencies['@typemcp/http']) pkg.devDependencies = sorted({ ...pkg.devDependencies, '@typemcp/http': sources.http });
   }
   return pkg;
 }

@@ -70,6 +70,13 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
+  expect(pkg.devDependencies['@typemcp/http']).toBeUndefined();
+  // A stdio project reaches @typemcp/http only as core's peer (and the CLI's dependency): it gets a
+  // direct edge, without which npm 11 retried the tarball forever (generate.e2e installs one).
+  const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, sources);
+  expect(stdio.dependencies['@typemcp/http']).toBeUndefined();
+  expect(stdio.devDependencies['@typemcp/http']).toBe(file('http'));
+  expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).devDependencies['@typemcp/http']).toBeUndefined();
 });
 
 it('adds a local identity provider (oidc-provider, `npm run idp`) only to a project protected by the OAuth proxy', () => {
