@@ -139,9 +139,13 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
       expect(seen[0]).toBe('taskCreated');
       expect(seen.slice(-2)).toEqual(['status:completed', 'result']);
       expect(textOf(last!.result)).toBe('Computed build in 2 s');
-      // In process the tool's own progress; from a 2026-07-28 upstream its status messages.
-      if (ns === 'mem') expect(progress.map((p) => p.progress)).toEqual([0, 1]);
+      // The tool's own progress (in process, or relayed from a 2025-11-25 upstream's task); a 2026-07-28 upstream's status messages.
       if (ns === 'new') expect(progress.map((p) => p.message)).toContain('build: 1/2 s');
+      else
+        expect(progress.map((p) => [p.progress, p.total, p.message])).toEqual([
+          [0, 2, 'build: 0/2 s'],
+          [1, 2, 'build: 1/2 s'],
+        ]);
     },
     20_000,
   );
@@ -263,8 +267,8 @@ describe('a 2026-07-28 client (the tasks extension) through the gateway', () => 
         },
       );
       expect(done).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'Computed build in 2 s' }] } });
-      // A 2025-11-25 upstream's progress goes to no status message; the others' do.
-      if (ns !== 'old') expect([...messages]).toContain('build: 1/2 s');
+      // The tool's progress (a 2025-11-25 upstream's relayed on the gateway's own token) is the task's status message.
+      expect([...messages]).toContain('build: 1/2 s');
     },
     20_000,
   );
@@ -336,4 +340,39 @@ describe('a 2026-07-28 client (the tasks extension) through the gateway', () => 
     const refused = await rpc('tools/call', { name: 'old_failing_job', arguments: {} }, false);
     expect(refused.error).toMatchObject({ code: -32021 });
   }, 20_000);
+});
+
+describe('an upstream that dies while its task runs', () => {
+  it('fails the gateway task with the mount error instead of leaving it working, and serves tasks again once back', async () => {
+    const client = new Client({ name: 'sdk1-dies', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    try {
+      const old = mounts[0];
+      const created = await client.request(
+        { method: 'tools/call', params: { name: 'old_slow_compute', arguments: { seconds: 60 }, task: { ttl: 60_000 } } },
+        CreateTaskResultSchema,
+        TIMEOUT,
+      );
+      const taskId = created.task.taskId;
+      expect((await client.experimental.tasks.getTask(taskId, TIMEOUT)).status).toBe('working');
+      process.kill(old.pid!, 'SIGKILL');
+      const failed = await until(
+        () => client.experimental.tasks.getTask(taskId, TIMEOUT),
+        (t) => t.status !== 'working',
+      );
+      expect(failed).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('The server mounted as old is unavailable') });
+      await expect(client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, TIMEOUT)).rejects.toMatchObject({
+        data: { code: 'TYPEMCP_GATEWAY_UPSTREAM_UNAVAILABLE', mount: 'old' },
+      });
+      await old.whenUp(20_000);
+      const again = await client.request(
+        { method: 'tools/call', params: { name: 'old_slow_compute', arguments: { seconds: 1 }, task: {} } },
+        CreateTaskResultSchema,
+        TIMEOUT,
+      );
+      expect(textOf(await client.experimental.tasks.getTaskResult(again.task.taskId, CallToolResultSchema, TIMEOUT))).toBe('Computed job in 1 s');
+    } finally {
+      await client.close();
+    }
+  }, 40_000);
 });

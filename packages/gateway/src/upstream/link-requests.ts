@@ -82,8 +82,8 @@ export class LinkRequests {
   }
 
   /** The params of a 2026-07-28 request about a task: the `_meta` envelope, the tasks extension declared. */
-  private taskParams(params: JsonObject, ctx: RequestContext): JsonObject {
-    const meta = modernMeta(ctx, this.link.options.upstreamLogLevel ?? 'debug');
+  private taskParams(params: JsonObject, ctx: RequestContext, extra?: JsonObject): JsonObject {
+    const meta = { ...extra, ...modernMeta(ctx, this.link.options.upstreamLogLevel ?? 'debug') };
     const capabilities = meta[MetaKey.clientCapabilities] as JsonObject;
     meta[MetaKey.clientCapabilities] = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
     meta[MetaKey.protocolVersion] = this.client.getNegotiatedProtocolVersion() ?? '2026-07-28';
@@ -98,16 +98,31 @@ export class LinkRequests {
    * it decides are relayed as for any call; a task handle comes back as the task to follow.
    */
   async callTask(name: string, args: JsonObject, ctx: RequestContext, ttlMs: number | undefined): Promise<TaskCall> {
-    const params: JsonObject = { name, arguments: args };
+    // Progress on a token of the gateway's own: the call's, then (2025-11-25, where the token lives as long as the task) the task's.
+    const progressToken = this.raw.progressToken();
+    const toCall = (target: RequestContext) => (p: JsonObject) =>
+      void target.progress(p.progress as number, p.total as number | undefined, p.message as string | undefined);
+    let unwatch = this.raw.onProgress(progressToken, toCall(ctx));
+    const params: JsonObject = { name, arguments: args, _meta: { progressToken } };
     if (!this.modern) params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
     const raw: Sender = (method, body, current, signal) =>
-      this.raw.request(method, this.modern ? this.taskParams(body, current()) : body, { signal, timeoutMs: this.timeout });
+      this.raw.request(method, this.modern ? this.taskParams(body, current(), body._meta as JsonObject) : body, { signal, timeoutMs: this.timeout });
     try {
       const result = this.modern ? await this.rounds('tools/call', params, ctx, raw) : await this.legacyCall('tools/call', params, ctx, raw);
       const taskId = upstreamTaskId(result, this.modern);
-      if (taskId !== undefined) return { follow: (taskCtx) => this.tasks.follow(taskId, taskCtx) };
-      return { result: stripped(result) as never };
+      if (taskId === undefined) {
+        unwatch();
+        return { result: stripped(result) as never };
+      }
+      unwatch();
+      return {
+        follow: (taskCtx) => {
+          if (!this.modern) unwatch = this.raw.onProgress(progressToken, toCall(taskCtx));
+          return this.tasks.follow(taskId, taskCtx).finally(unwatch);
+        },
+      };
     } catch (error) {
+      unwatch();
       throw this.failure(error, ctx);
     }
   }

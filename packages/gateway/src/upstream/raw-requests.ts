@@ -27,6 +27,7 @@ export interface RawRequestOptions {
 /** Raw JSON-RPC requests on a connected client's transport. */
 export class RawRequests {
   private readonly pending = new Map<string, Pending>();
+  private readonly progress = new Map<string, (params: JsonObject) => void>();
   private next = 0;
   private closed = false;
 
@@ -39,6 +40,7 @@ export class RawRequests {
     transport.onmessage = (...args: Incoming) => {
       const message = args[0] as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
       if (typeof message.id === 'string' && message.method === undefined && this.pending.has(message.id)) return this.answer(message);
+      if (message.method === 'notifications/progress' && this.progressed((message as { params?: unknown }).params)) return;
       deliver?.apply(transport, args);
     };
     const closed = transport.onclose;
@@ -46,6 +48,27 @@ export class RawRequests {
       this.close();
       closed?.call(transport);
     };
+  }
+
+  /** A new progress token of this link's own, and its end. */
+  progressToken(): string {
+    return `typemcp-gw-progress-${++this.next}`;
+  }
+
+  /** Calls `listener` with each `notifications/progress` for `token` until the returned function is called. */
+  onProgress(token: string, listener: (params: JsonObject) => void): () => void {
+    this.progress.set(token, listener);
+    return () => {
+      if (this.progress.get(token) === listener) this.progress.delete(token);
+    };
+  }
+
+  private progressed(params: unknown): boolean {
+    const token = params !== null && typeof params === 'object' ? (params as { progressToken?: unknown }).progressToken : undefined;
+    const listener = typeof token === 'string' ? this.progress.get(token) : undefined;
+    if (!listener) return false;
+    listener(params as JsonObject);
+    return true;
   }
 
   private answer(message: { id?: unknown; result?: unknown; error?: unknown }): void {
@@ -124,5 +147,6 @@ export class RawRequests {
     const error = this.unavailable();
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
+    this.progress.clear();
   }
 }
