@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type HttpListenerHandle, type TypeMcpServer } from '@typemcp/core';
 import { mount, type Mount } from '@typemcp/gateway';
 import type { JsonObject } from '../../../test/support/spec-schemas';
@@ -204,6 +204,37 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
     },
     20_000,
   );
+
+  it("a question the client refuses (its JSON-RPC error) ends the task with a tool error and cancels new's task", async () => {
+    const refusing = new Client({ name: 'sdk1-refusing', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    refusing.setRequestHandler(ElicitRequestSchema, () => {
+      throw new McpError(-32603, 'no one to ask');
+    });
+    await refusing.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    try {
+      const created = await refusing.request(
+        { method: 'tools/call', params: { name: 'new_confirm_delete', arguments: { filename: 'draft.txt' }, task: {} } },
+        CreateTaskResultSchema,
+        TIMEOUT,
+      );
+      expect(
+        await until(
+          async () => runningIn('new'),
+          (n) => n === 1,
+        ),
+      ).toBe(1);
+      const result = await refusing.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema, TIMEOUT);
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('no one to ask') }] });
+      expect(
+        await until(
+          async () => runningIn('new'),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
+    } finally {
+      await refusing.close();
+    }
+  }, 20_000);
 
   it('a plain call of an optional task tool stays plain', async () => {
     const result = await client.callTool({ name: 'new_slow_compute', arguments: { seconds: 1 } }, undefined, TIMEOUT);

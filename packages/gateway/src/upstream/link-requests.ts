@@ -72,7 +72,7 @@ export class LinkRequests {
     private readonly capabilities: ServerCapabilities,
     private readonly raw: RawRequests,
   ) {
-    this.tasks = new UpstreamTasks({ raw, modern, modernParams: (params, ctx) => this.taskParams(params, ctx), stripped });
+    this.tasks = new UpstreamTasks({ raw, modern, timeoutMs: this.timeout, modernParams: (params, ctx) => this.taskParams(params, ctx), stripped });
   }
 
   /** True when the upstream can run tool calls as tasks (2025-11-25 `tasks.requests.tools.call`, or the 2026-07-28 extension). */

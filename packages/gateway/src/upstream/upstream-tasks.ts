@@ -33,6 +33,8 @@ interface Follower {
 export interface UpstreamTaskHost {
   readonly raw: RawRequests;
   readonly modern: boolean;
+  /** Longest wait for one answer (not `tasks/result`, which waits for the end), in ms. */
+  readonly timeoutMs: number;
   /** The params of a 2026-07-28 request made for `ctx` (its `_meta` envelope, with the tasks extension declared). */
   modernParams(params: JsonObject, ctx: RequestContext): JsonObject;
   /** Removes the 2026-07-28 envelope of an upstream result. */
@@ -90,7 +92,8 @@ export class UpstreamTasks {
 
   private send(method: string, params: JsonObject, ctx: RequestContext, signal?: AbortSignal): Promise<JsonObject> {
     const body = this.host.modern ? this.host.modernParams(params, ctx) : params;
-    return this.host.raw.request(method, body, signal ? { signal } : {});
+    const timeoutMs = method === 'tasks/result' ? undefined : this.host.timeoutMs;
+    return this.host.raw.request(method, body, { ...(signal ? { signal } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   }
 
   /** 2025-11-25: `tasks/result` waits for the end (the upstream's questions arrive meanwhile). */
@@ -109,7 +112,13 @@ export class UpstreamTasks {
   /** 2026-07-28: `tasks/get` until the task ends; its questions go to the client, their answers back with `tasks/update`. */
   private async poll(taskId: string, ctx: RequestContext, follower: Follower): Promise<JsonObject> {
     const asked = new Set<string>();
+    // A question the client could not answer (its JSON-RPC error): the upstream task would wait for ever, so it is cancelled and this ends with the error.
+    let unanswered: Error | undefined;
     for (;;) {
+      if (unanswered !== undefined) {
+        await this.send('tasks/cancel', { taskId }, ctx).catch(() => undefined);
+        throw unanswered;
+      }
       const task = await this.send('tasks/get', { taskId }, ctx, ctx.signal);
       if (typeof task.statusMessage === 'string') follower.status(task.statusMessage);
       switch (task.status) {
@@ -132,8 +141,10 @@ export class UpstreamTasks {
             const params = isObject(question.params) ? question.params : undefined;
             askClient(ctx, question.method, params, key).then(
               (answer) => this.send('tasks/update', { taskId, inputResponses: { [key]: answer } }, ctx).catch(() => undefined),
-              // The task ended meanwhile, or the client could not answer: the next poll tells.
-              () => undefined,
+              (error: unknown) => {
+                // Rejected because the gateway task ended: nothing to do; otherwise the client's refusal ends it.
+                if (!ctx.signal.aborted) unanswered ??= error instanceof Error ? error : new McpError(ErrorCode.InternalError, String(error));
+              },
             );
           }
       }
