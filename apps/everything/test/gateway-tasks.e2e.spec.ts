@@ -165,6 +165,23 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
   );
 
   it.each(UPSTREAMS)(
+    '%s_test_tool_with_task asks in the request, then continues as a task (start: handler)',
+    async (ns) => {
+      asked.length = 0;
+      await allTools();
+      const { seen, taskId, last } = await stream(`${ns}_test_tool_with_task`, {});
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ message: 'What is your name?' });
+      // Asked before the task existed: tied to no task.
+      expect((asked[0]._meta as JsonObject | undefined)?.[RELATED]).toBeUndefined();
+      expect(taskId).toBeDefined();
+      expect(seen[0]).toBe('taskCreated');
+      expect(textOf(last!.result)).toBe('Hello, Ada! (greeted from a task)');
+    },
+    20_000,
+  );
+
+  it.each(UPSTREAMS)(
     '%s_failing_job (task only) fails the task with the tool error as its result',
     async (ns) => {
       const created = await client.request(
@@ -361,6 +378,31 @@ describe('a 2026-07-28 client (the tasks extension) through the gateway', () => 
         ),
       ).toBe(0);
       expect((await get(handle.taskId as string)).status).toBe('cancelled');
+    },
+    20_000,
+  );
+
+  it.each(UPSTREAMS)(
+    '%s_test_tool_with_task: input_required in the request, then on the retry the task (start: handler)',
+    async (ns) => {
+      const name = `${ns}_test_tool_with_task`;
+      const first = (await rpc('tools/call', { name, arguments: {} })).result!;
+      expect(first).toMatchObject({ resultType: 'input_required' });
+      // The upstream's own key; a 2025-11-25 upstream's question (a request, parked until the retry) has the gateway's.
+      const questions = Object.entries(first.inputRequests as Record<string, JsonObject>);
+      expect(questions).toHaveLength(1);
+      const [key, question] = questions[0];
+      expect(key).toMatch(ns === 'old' ? /^gw:old:\d+\.0$/ : /^user_name$/);
+      expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'What is your name?' } });
+      const retry: JsonObject = { name, arguments: {}, inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } } };
+      if (typeof first.requestState === 'string') retry.requestState = first.requestState;
+      const handle = (await rpc('tools/call', retry)).result!;
+      expect(handle).toMatchObject({ resultType: 'task' });
+      const done = await until(
+        () => get(handle.taskId as string),
+        (t) => t.status !== 'working',
+      );
+      expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'Hello, Ada! (greeted from a task)' }] } });
     },
     20_000,
   );

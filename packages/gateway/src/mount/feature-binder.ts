@@ -9,6 +9,7 @@ import {
   McpError,
   ResourceNotFoundError,
   runAsTask,
+  TaskCreated,
   taskOffer,
   UriTemplate,
   type CallToolResult,
@@ -120,7 +121,9 @@ export class FeatureBinder {
     const definition: ToolDefinition = { ...rest, name };
     const guard = allOf(options.guard, transformed.transform.guard, access?.guard);
     const scopes = union(options.scopes, transformed.transform.scopes, access?.scopes);
-    const mapped = (result: CallToolResult): CallToolResult => ({ ...result, content: naming.blocks(result.content ?? []) });
+    // An in-process tool that continued as a task (runAsTask) returns the engine's marker: passed on as it is.
+    const mapped = (result: CallToolResult): CallToolResult =>
+      (result as unknown) instanceof TaskCreated ? result : { ...result, content: naming.blocks(result.content ?? []) };
     const relayTask = task?.start === 'handler' && !access?.task;
     const invoke = this.server.withInterceptors({ kind: 'tool', name, service: MountedServer, method: upstream.name }, async (input, rc) => {
       const link = this.runtime.link();
