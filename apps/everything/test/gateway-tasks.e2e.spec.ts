@@ -253,6 +253,17 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
     }
   }, 20_000);
 
+  it("a task asked of a 2026-07-28 upstream's tool that answers at once is a task that completes at once", async () => {
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'new_greet', arguments: { name: 'Ada' }, task: {} } },
+      CreateTaskResultSchema,
+      TIMEOUT,
+    );
+    expect(created.task.status).toBe('working');
+    expect(textOf(await client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema, TIMEOUT))).toBe('Hello, Ada!');
+    expect((await client.experimental.tasks.getTask(created.task.taskId, TIMEOUT)).status).toBe('completed');
+  });
+
   it('a plain call of an optional task tool stays plain', async () => {
     const result = await client.callTool({ name: 'new_slow_compute', arguments: { seconds: 1 } }, undefined, TIMEOUT);
     expect(textOf(result)).toBe('Computed job in 1 s');
