@@ -371,6 +371,27 @@ describe('a 2026-07-28 client (the tasks extension) through the gateway', () => 
     20_000,
   );
 
+  it("the client sees the gateway's task id only: the upstream's is not one it can use", async () => {
+    // The HTTP upstream's store, watched: the ids of the tasks it creates.
+    const store = httpUpstream.engine.tasks.store;
+    const upstreamIds: string[] = [];
+    const create = store.create.bind(store);
+    store.create = (record) => (upstreamIds.push(record.taskId), create(record));
+    try {
+      const handle = (await rpc('tools/call', { name: 'new_slow_compute', arguments: { seconds: 1 } })).result!;
+      const done = await until(
+        () => get(handle.taskId as string),
+        (t) => t.status !== 'working',
+      );
+      expect(done.status).toBe('completed');
+      expect(upstreamIds).toHaveLength(1);
+      expect(upstreamIds[0]).not.toBe(handle.taskId);
+      expect((await rpc('tasks/get', { taskId: upstreamIds[0] })).error).toMatchObject({ code: -32602 });
+    } finally {
+      store.create = create;
+    }
+  });
+
   it.each(['new', 'mem'] as const)(
     'tasks/cancel cancels the task running in %s',
     async (ns) => {
