@@ -1,7 +1,8 @@
 /**
  * Tasks through a gateway. A TypeMCP gateway over Streamable HTTP mounts three everything apps:
  * the BUILT one as a stdio child spoken to at 2025-11-25 (`old`), one over Streamable HTTP in
- * this process spoken to at 2026-07-28 (`new`), and one mounted in process (`mem`). Clients of
+ * this process spoken to at 2026-07-28 (`new`, and mounted again at 2025-11-25 as `leg`, where a
+ * cancel reaching its tasks can be seen), and one mounted in process (`mem`). Clients of
  * both eras call their task-capable tools as tasks through it: the official SDK 1.x client's
  * experimental tasks (2025-11-25), and 2026-07-28 requests written here and sent with fetch (the
  * SDK 2.x client has no tasks). Each era on each side: a task's progress, its questions answered
@@ -40,6 +41,8 @@ beforeAll(async () => {
   gateway = createServer({ name: 'gateway', version: '1.0.0' });
   mounts.push(await mount(gateway, { command: process.execPath, args: [MAIN, '--transport', 'stdio'], stderr: 'ignore', era: 'legacy' }, { namespace: 'old' }));
   mounts.push(await mount(gateway, { url: httpUpstreamListener.url, era: 'modern' }, { namespace: 'new' }));
+  // The same HTTP upstream spoken to at 2025-11-25: where its tasks run can be seen from here.
+  mounts.push(await mount(gateway, { url: httpUpstreamListener.url, era: 'legacy' }, { namespace: 'leg' }));
   mounts.push(await mount(gateway, memUpstream, { namespace: 'mem' }));
   listener = await gateway.listen({ transport: 'http', port: 0, keepAliveMs: 0 });
 }, 60_000);
@@ -59,7 +62,7 @@ const UPSTREAMS = ['old', 'new', 'mem'] as const;
  * for the server mounted in process, the gateway's own (its handler runs in the gateway's task).
  * The stdio child's cannot be seen from here.
  */
-const runningIn = (ns: 'new' | 'mem') => (ns === 'new' ? httpUpstream : gateway).engine.tasks.running;
+const runningIn = (ns: 'new' | 'leg' | 'mem') => (ns === 'mem' ? gateway : httpUpstream).engine.tasks.running;
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -196,7 +199,7 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
     20_000,
   );
 
-  it.each(['new', 'mem'] as const)(
+  it.each(['new', 'leg', 'mem'] as const)(
     'cancelling the task cancels the one running in %s',
     async (ns) => {
       const created = await client.request(
@@ -392,7 +395,7 @@ describe('a 2026-07-28 client (the tasks extension) through the gateway', () => 
     }
   });
 
-  it.each(['new', 'mem'] as const)(
+  it.each(['new', 'leg', 'mem'] as const)(
     'tasks/cancel cancels the task running in %s',
     async (ns) => {
       const handle = (await rpc('tools/call', { name: `${ns}_slow_compute`, arguments: { seconds: 60 } })).result!;
