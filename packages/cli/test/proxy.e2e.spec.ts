@@ -124,9 +124,12 @@ it('is not ready until the upstream is connected, while it reconnects, nor while
     // Listening, the upstream not connected yet: not ready, naming the check.
     const seen: number[] = [];
     let first: Awaited<ReturnType<typeof readyz>> | undefined;
+    let live: number | undefined;
     for (const end = Date.now() + 20_000; Date.now() < end;) {
       const answer = await readyz().catch(() => undefined);
       if (answer) {
+        // Alive meanwhile: only readiness waits for the upstream.
+        if (!first) live = (await fetch(`${base}/livez`)).status;
         first ??= answer;
         seen.push(answer.status);
         if (answer.status === 200) break;
@@ -134,6 +137,7 @@ it('is not ready until the upstream is connected, while it reconnects, nor while
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(first).toEqual({ status: 503, body: { status: 'not ready', checks: { upstream: 'failed' } } });
+    expect(live).toBe(200);
     expect(seen[seen.length - 1]).toBe(200);
     expect((await readyz()).body).toEqual({ status: 'ready', checks: { upstream: 'ok' } });
 
