@@ -1,6 +1,6 @@
 /**
  * The catalogue of @typemcp/skills' stable error codes (docs/errors.md says what each means and
- * how to fix it). Every one is a start-up error: a skill that breaks a rule is never served.
+ * how to fix it). Every error is a start-up error: a skill that breaks a rule is never served.
  */
 
 /**
@@ -14,8 +14,8 @@ export const SkillsErrorCode = {
   InvalidSkill: 'TYPEMCP_ERR_INVALID_SKILL',
   /** A skill over a limit of the extension: more than 512 files, or more than 16 MiB in all (DefinitionError). */
   SkillLimit: 'TYPEMCP_ERR_SKILL_LIMIT',
-  /** The digests `typemcp build` recorded differ from the skill files found at start-up: a file edited without a rebuild (DefinitionError). */
-  StaleDigest: 'TYPEMCP_ERR_STALE_SKILL_DIGEST',
+  /** Skill files changed since `typemcp build` recorded their digests (a warning): their digests are computed at start-up instead, never served stale. */
+  StaleDigests: 'TYPEMCP_WARN_STALE_SKILL_DIGESTS',
   /** Two skills at one path (a folder skill and a `@Skill` method, or two methods) (DefinitionError). */
   DuplicateSkill: 'TYPEMCP_ERR_DUPLICATE_SKILL',
 } as const;

@@ -4,9 +4,10 @@
  * its bytes, SHA-256 digest, size and MIME type, each directory with its direct children. The
  * limits of SEP-2640 are checked here, so a skill over one is never served.
  */
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type * as Zlib from 'node:zlib';
 import { DefinitionError } from '@typemcp/protocol';
 import { SkillsErrorCode } from './errors.js';
 import { parseFrontmatter, SKILL_NAME, type SkillFrontmatter } from './frontmatter.js';
@@ -32,6 +33,8 @@ export interface SkillFile {
   readonly digest: string;
   readonly size: number;
   readonly mimeType: string;
+  /** Length and CRC-32. */
+  readonly fingerprint: string;
 }
 
 /** A child of a directory resource. */
@@ -62,6 +65,8 @@ export interface SkillsFolder {
   readonly files: ReadonlyMap<string, SkillFile>;
   /** Every directory within a skill, by URI (no trailing slash), with its direct children sorted by name. */
   readonly directories: ReadonlyMap<string, readonly DirectoryChild[]>;
+  /** With recorded digests: what differs from them (files changed, new or gone), each digested anew. Empty otherwise. */
+  readonly stale: readonly string[];
 }
 
 function folderError(detail: string): DefinitionError {
@@ -81,9 +86,27 @@ export function skillUri(relative: string): string {
   return `skill://${uriPath(relative)}`;
 }
 
-/** The SHA-256 digest of bytes as SEP-2640 writes it. */
+/**
+ * The SHA-256 digest of bytes as SEP-2640 writes it. node:crypto is loaded only here (5-15 ms at
+ * start-up): a server started with digests from its schema manifest never loads it.
+ */
 export function digestOf(bytes: Uint8Array): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose
+  const { createHash } = require('node:crypto') as typeof Crypto;
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** A file's fingerprint as the schema manifest checks files: length and CRC-32 (node:zlib, about 1 ms to load). */
+export function fingerprintOf(bytes: Uint8Array): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose
+  const { crc32 } = require('node:zlib') as typeof Zlib;
+  return `${bytes.length}:${crc32(bytes).toString(16)}`;
+}
+
+/** What `typemcp build` records of a file: its digest, and the fingerprint that says the file is still the one digested. */
+export interface RecordedFile {
+  readonly digest: string;
+  readonly fingerprint: string;
 }
 
 interface Walked {
@@ -127,8 +150,12 @@ function limitError(skill: string, detail: string): DefinitionError {
   return new DefinitionError(SkillsErrorCode.SkillLimit, `Skill "${skill}" is over a limit of the skills extension: ${detail}.`);
 }
 
-/** Reads the folder (synchronously: it runs once, at start-up), checking every skill. */
-export function readSkillsFolder(root: string): SkillsFolder {
+/**
+ * Reads the folder (synchronously: it runs once, at start-up), checking every skill. With the
+ * digests `typemcp build` recorded (by folder-relative path), a file whose fingerprint still
+ * matches takes its recorded digest; any other is digested now and reported in `stale`.
+ */
+export function readSkillsFolder(root: string, recorded?: Readonly<Record<string, RecordedFile>>): SkillsFolder {
   const absolute = path.resolve(root);
   let stat;
   try {
@@ -143,12 +170,21 @@ export function readSkillsFolder(root: string): SkillsFolder {
     throw folderError(`${path.join(absolute, SKILL_FILE)} is at the top of the folder; put each skill in a folder of its own name (skills/<name>/SKILL.md)`);
 
   const files = new Map<string, SkillFile>();
+  const stale: string[] = [];
   const fileOf = (relative: string): SkillFile => {
     const uri = skillUri(relative);
     let file = files.get(uri);
     if (!file) {
       const bytes = readFileSync(path.join(absolute, relative));
-      file = { uri, relative, bytes, digest: digestOf(bytes), size: bytes.length, mimeType: mimeTypeOf(path.posix.basename(relative), bytes) };
+      const fingerprint = fingerprintOf(bytes);
+      const known = recorded?.[relative];
+      let digest: string;
+      if (known && known.fingerprint === fingerprint) digest = known.digest;
+      else {
+        digest = digestOf(bytes);
+        if (recorded) stale.push(known ? `${relative} changed` : `${relative} is new`);
+      }
+      file = { uri, relative, bytes, digest, size: bytes.length, mimeType: mimeTypeOf(path.posix.basename(relative), bytes), fingerprint };
       files.set(uri, file);
     }
     return file;
@@ -200,5 +236,9 @@ export function readSkillsFolder(root: string): SkillsFolder {
       }),
     );
   }
-  return { root: absolute, skills, files, directories };
+  if (recorded) {
+    const served = new Set([...files.values()].map((f) => f.relative));
+    for (const relative of Object.keys(recorded)) if (!served.has(relative)) stale.push(`${relative} is gone`);
+  }
+  return { root: absolute, skills, files, directories, stale };
 }

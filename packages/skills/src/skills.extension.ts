@@ -4,7 +4,7 @@
  * skill file as a resource (`resources/read`), from a folder read once at start-up and from
  * `@Skill()` methods of served classes.
  */
-import type { ExtensionMember, ServerExtension } from '@typemcp/core';
+import type { ExtensionManifest, ExtensionMember, ServerExtension } from '@typemcp/core';
 import {
   DefinitionError,
   ErrorCode,
@@ -21,7 +21,7 @@ import {
 } from '@typemcp/protocol';
 import { SkillsErrorCode } from './errors.js';
 import { checkFrontmatter, SKILL_NAME, skillMarkdown, type SkillFrontmatter } from './frontmatter.js';
-import { readSkillsFolder, skillUri, SKILL_FILE, uriPath, type DirectoryChild, type SkillsFolder } from './folder.js';
+import { readSkillsFolder, skillUri, SKILL_FILE, uriPath, type DirectoryChild, type RecordedFile, type SkillsFolder } from './folder.js';
 import { SKILLS_EXTENSION } from './ids.js';
 import { asText, DIRECTORY_MIME, isTextual, mimeTypeOf } from './mime.js';
 import type { SkillContent, SkillOptions } from './skill.decorator.js';
@@ -55,11 +55,6 @@ export interface SkillsOptions {
   scopes?: Readonly<Record<string, readonly string[]>>;
   /** 2026-07-28 caching hints of `skills/get` and of reads of skill files (default: the server's `cache.read`). */
   cache?: Partial<CacheHint>;
-  /**
-   * The digests `typemcp build` recorded (`skills` of the schema manifest, by URI): start-up
-   * fails when a file's digest differs, so a file edited without a rebuild is never served.
-   */
-  digests?: Readonly<Record<string, string>>;
 }
 
 /** The installed extension, with what a dev server needs. @publicApi */
@@ -68,8 +63,10 @@ export interface SkillsExtension extends ServerExtension {
   entries(): SkillEntry[];
   /** Reads the folder again and serves what it holds now (clients get `notifications/resources/list_changed`). Throws, serving the old skills, when it is invalid. */
   reload(): void;
-  /** The digest of every folder file, by URI (what `typemcp build` records). */
+  /** The digest of every folder file, by URI. */
   digests(): Record<string, string>;
+  /** Keeps the folder's digests in the schema manifest (`typemcp build`), so start-up needs no SHA-256. */
+  readonly manifest: ExtensionManifest;
 }
 
 /** A skill as the extension serves it. */
@@ -138,17 +135,34 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
     return union(...segments.map((_, i) => opts.scopes?.[segments.slice(0, i + 1).join('/')]));
   };
   let folder: SkillsFolder | undefined;
-  const load = (): SkillsFolder | undefined => {
+  let loaded = false;
+  // From the schema manifest (createServer hands it over before setup), if any.
+  let recorded: Record<string, RecordedFile> | undefined;
+  let warn: ((warning: { code: string; message: string }) => void) | undefined;
+  const load = (digests?: Record<string, RecordedFile>): SkillsFolder | undefined => {
     if (opts.dir === undefined) return undefined;
-    const read = readSkillsFolder(opts.dir);
+    const read = readSkillsFolder(opts.dir, digests);
     const paths = new Set(read.skills.map((s) => s.path));
     for (const path of Object.keys(opts.scopes ?? {})) {
       if (!paths.has(path)) throw invalidSkill(`scopes for "${path}": the folder ${read.root} has no skill there (skills: ${[...paths].join(', ') || 'none'})`);
     }
-    if (opts.digests) checkDigests(read, opts.digests);
+    if (read.stale.length) {
+      warn?.({
+        code: SkillsErrorCode.StaleDigests,
+        message: `The skills in ${read.root} changed since typemcp build recorded their digests (${read.stale.join('; ')}): those were digested at start-up instead (node:crypto). Run typemcp build again after editing skills.`,
+      });
+    }
     return read;
   };
-  folder = load();
+  /** The folder, read on first need (at setup at the latest). */
+  const current = (): SkillsFolder | undefined => {
+    if (!loaded) {
+      folder = load(recorded);
+      loaded = true;
+      rebuild();
+    }
+    return folder;
+  };
 
   let api: ExtensionApi | undefined;
   const served = new Map<string, Served>();
@@ -191,12 +205,11 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
     }
   };
 
-  const rebuild = () => {
+  function rebuild(): void {
     served.clear();
     for (const [uri, s] of fromFolder(folder)) served.set(uri, s);
     for (const [uri, s] of generated) served.set(uri, s);
-  };
-  rebuild();
+  }
 
   const sorted = () => [...served.values()].sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : 1));
 
@@ -233,7 +246,17 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
     settings: directoryRead ? { directoryRead: true } : {},
     setup(given) {
       api = given;
-      registerFolder(given, folder);
+      registerFolder(given, current());
+    },
+    manifest: {
+      write: () => ({
+        files: Object.fromEntries([...(current()?.files.values() ?? [])].map((f) => [f.relative, { digest: f.digest, fingerprint: f.fingerprint }])),
+      }),
+      read(data, given) {
+        warn = given;
+        const files = (data as { files?: unknown } | undefined)?.files;
+        if (files !== null && typeof files === 'object') recorded = files as Record<string, RecordedFile>;
+      },
     },
     methods: {
       'skills/list': {
@@ -289,15 +312,17 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
         rebuild();
       };
     },
-    entries: () => sorted().map((s) => s.entry),
+    entries: () => (current(), sorted().map((s) => s.entry)),
     reload() {
+      // The manifest's digests describe the folder as it was built: an edited folder is digested anew.
       const next = load();
       folder = next;
+      loaded = true;
       if (api) registerFolder(api, next);
       rebuild();
     },
     digests() {
-      return Object.fromEntries([...(folder?.files.values() ?? [])].map((f) => [f.uri, f.digest]));
+      return Object.fromEntries([...(current()?.files.values() ?? [])].map((f) => [f.uri, f.digest]));
     },
   };
 
@@ -369,21 +394,4 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
   }
 
   return extension;
-}
-
-/** Throws a DefinitionError naming each file whose digest differs from the recorded one. */
-function checkDigests(folder: SkillsFolder, recorded: Readonly<Record<string, string>>): void {
-  const problems: string[] = [];
-  for (const [uri, digest] of Object.entries(recorded)) {
-    const file = folder.files.get(uri);
-    if (!file) problems.push(`${uri} was recorded but is no longer in the folder`);
-    else if (file.digest !== digest) problems.push(`${file.relative} changed (recorded ${digest}, found ${file.digest})`);
-  }
-  for (const file of folder.files.values()) if (!(file.uri in recorded)) problems.push(`${file.relative} is new`);
-  if (problems.length) {
-    throw new DefinitionError(
-      SkillsErrorCode.StaleDigest,
-      `The skills in ${folder.root} differ from the digests typemcp build recorded: ${problems.join('; ')}. Run typemcp build again, so clients are never sent a digest the files do not have.`,
-    );
-  }
 }
