@@ -10,11 +10,13 @@ export { Skill, type SkillContent, type SkillOptions } from './skill.decorator.j
 export type { SkillFrontmatter } from './frontmatter.js';
 export {
   digestOf,
+  fingerprintOf,
   MAX_FILES_PER_SKILL,
   MAX_SKILL_BYTES,
   readSkillsFolder,
   type DirectoryChild,
   type FolderSkill,
+  type RecordedFile,
   type SkillFile,
   type SkillsFolder,
 } from './folder.js';
