@@ -209,9 +209,12 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
     served.clear();
     for (const [uri, s] of fromFolder(folder)) served.set(uri, s);
     for (const [uri, s] of generated) served.set(uri, s);
+    ordered = undefined;
   }
 
-  const sorted = () => [...served.values()].sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : 1));
+  // By URI, sorted once per change (not per request).
+  let ordered: Served[] | undefined;
+  const sorted = (): Served[] => (ordered ??= [...served.values()].sort((a, b) => (a.entry.uri < b.entry.uri ? -1 : 1)));
 
   const refuse = (s: Served, ctx: RequestContext) => {
     const missing = missingScopes(s.scopes, ctx.principal);
@@ -222,10 +225,10 @@ export function skills(options: SkillsOptions | string = {}): SkillsExtension {
   const directory = async (uri: string, ctx: RequestContext): Promise<{ children: readonly DirectoryChild[]; skill: Served } | undefined> => {
     const fixed = folder?.directories.get(uri);
     if (fixed) {
-      // The innermost skill holding it decides the scopes.
-      const skill = sorted()
+      // The innermost skill holding it (the longest path) decides the scopes.
+      const skill = [...served.values()]
         .filter((s) => !s.produce && (uri === skillUri(s.path) || uri.startsWith(`${skillUri(s.path)}/`)))
-        .pop();
+        .sort((a, b) => b.path.length - a.path.length)[0];
       return skill ? { children: fixed, skill } : undefined;
     }
     for (const s of generated.values()) {

@@ -1,9 +1,11 @@
 /**
  * The skills extension through the testing kit (an in-memory pipe to a real engine), both eras:
  * capabilities, skills/list with every page, skills/get, reads of every file matching the
- * manifest's digest and size, resources/directory/read, a generated skill, a scoped one.
+ * manifest's digest and size, resources/directory/read, a generated skill; reload().
  */
 import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Context, McpService } from '@typemcp/core';
 import { createTestClient, type TestClient } from '@typemcp/testing';
@@ -110,5 +112,38 @@ describe.each(['2025-11-25', '2026-07-28'])('skills at %s', (revision) => {
     );
     const data = await client.readResource('skill://reports/daily/data/today.json');
     expect(data.contents[0]).toEqual({ uri: 'skill://reports/daily/data/today.json', mimeType: 'application/json', text: '{"open":3}' });
+  });
+});
+
+describe('reload()', () => {
+  it('serves what the folder holds now, tells clients the resources changed, and keeps the old skills when the folder is invalid', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'typemcp-skills-reload-'));
+    try {
+      mkdirSync(path.join(root, 'notes'));
+      writeFileSync(path.join(root, 'notes/SKILL.md'), '---\nname: notes\ndescription: Take notes\n---\n\n# Notes\n');
+      const extension = skills({ dir: root });
+      const client = await createTestClient({ services: [], extensions: [extension] });
+      try {
+        expect((await client.listSkills()).map((s) => s.frontmatter.description)).toEqual(['Take notes']);
+        writeFileSync(path.join(root, 'notes/SKILL.md'), '---\nname: notes\ndescription: Take better notes\n---\n\n# Notes\n');
+        mkdirSync(path.join(root, 'notes/references'));
+        writeFileSync(path.join(root, 'notes/references/style.md'), '# Style\n');
+        extension.reload();
+        const [entry] = await client.listSkills();
+        expect(entry.frontmatter.description).toBe('Take better notes');
+        expect(entry.resources).toHaveLength(2);
+        expect((await client.readSkill(entry.uri)).files.get('skill://notes/references/style.md')!.toString()).toBe('# Style\n');
+        await new Promise((r) => setTimeout(r, 20));
+        expect(client.notifications('notifications/resources/list_changed').length).toBeGreaterThan(0);
+
+        writeFileSync(path.join(root, 'notes/SKILL.md'), '# no frontmatter\n');
+        expect(() => extension.reload()).toThrow(/does not begin with YAML frontmatter/);
+        expect((await client.listSkills())[0].frontmatter.description).toBe('Take better notes');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
