@@ -18,9 +18,9 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { exitOf, launch, text, until } from './support/processes';
 import { CLI, makeProject, removeProject } from './support/project';
 
-/** Starts `typemcp dev` on the project (any free port); resolves with the URL the server printed. */
+/** Starts `typemcp dev` on the project (any free port: PORT=0, as the generated config reads it); resolves with the URL the server printed. */
 async function startDev(dir: string) {
-  const dev = launch(dir, process.execPath, [CLI, 'dev', 'src/main.ts', '--port', '0']);
+  const dev = launch(dir, process.execPath, [CLI, 'dev', 'src/main.ts'], { ...process.env, PORT: '0' });
   const line = await until('the server to listen', () => /serving MCP over Streamable HTTP at (\S+)/.exec(dev.stderr()) ?? undefined, 30_000);
   return { ...dev, url: new URL(line[1]!) };
 }
@@ -114,8 +114,9 @@ describe('typemcp dev, HTTP-only project', () => {
   it('lets a stdio client in with --bridge, across restarts, and stops with its input', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'dev', '--bridge', 'src/main.ts', '--port', '0'],
+      args: [CLI, 'dev', '--bridge', 'src/main.ts'],
       cwd: dir,
+      env: { ...(process.env as Record<string, string>), PORT: '0' },
       stderr: 'pipe',
     });
     let stderr = '';
@@ -139,7 +140,7 @@ describe('typemcp dev, HTTP-only project', () => {
   }, 60_000);
 
   it('--bridge: lines a client sends before the handshake is answered wait for the session', async () => {
-    const dev = launch(dir, process.execPath, [CLI, 'dev', '--bridge', 'src/main.ts', '--port', '0']);
+    const dev = launch(dir, process.execPath, [CLI, 'dev', '--bridge', 'src/main.ts'], { ...process.env, PORT: '0' });
     const answers: string[] = [];
     createInterface({ input: dev.child.stdout! }).on('line', (line) => answers.push(line));
     const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } };
@@ -165,7 +166,7 @@ describe('typemcp dev, HTTP-only project', () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
-    const dev = launch(dir, process.execPath, [CLI, 'dev', 'src/main.ts', '--port', String(port)]);
+    const dev = launch(dir, process.execPath, [CLI, 'dev', 'src/main.ts'], { ...process.env, PORT: String(port) });
     try {
       await until('the server to exit', () => dev.stderr().includes('waiting for a change to restart'), 30_000);
       expect(dev.stderr()).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${port}`);

@@ -77,9 +77,9 @@ describe.each(nodes)('the commands the start-up lines suggest, on %s', (_name, n
   it('typemcp dev for a stdio client of an HTTP server: the line it prints names the --bridge command, and a client runs it', async () => {
     const transport = new StdioClientTransport({
       command: node!,
-      args: [CLI, 'dev', 'src/main.ts', '--transport', 'http', '--port', '0'],
+      args: [CLI, 'dev', 'src/main.ts', '--transport', 'http'],
       cwd: dir,
-      env,
+      env: { ...env, PORT: '0' },
       stderr: 'pipe',
     });
     let stderr = '';
@@ -87,10 +87,10 @@ describe.each(nodes)('the commands the start-up lines suggest, on %s', (_name, n
     void transport.start();
     const command = await until('the hint', () => /a stdio client runs (.+)$/m.exec(stderr)?.[1], 30_000);
     await transport.close();
-    expect(command).toBe('npx typemcp dev --bridge src/main.ts --transport http --port 0');
+    expect(command).toBe('npx typemcp dev --bridge src/main.ts --transport http');
     const [executable, ...args] = command.split(' ');
     const client = new Client({ name: 'suggested', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: executable!, args, cwd: dir, env, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: executable!, args, cwd: dir, env: { ...env, PORT: '0' }, stderr: 'ignore' }));
     try {
       expect(text(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada!');
     } finally {

@@ -82,7 +82,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     const lock = readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     expect(lock).toContain('"resolved": "file:vendor/typemcp-protocol-0.1.0.tgz"');
     expect(lock).not.toMatch(/registry\.npmjs\.org\/@typemcp/);
-  }, 300_000);
+  }, 600_000);
 
   it("runs the README's lines in the project as written: the tests pass, the built server lists and answers, npm run dev serves", async () => {
     const { project } = readmeBlock();
