@@ -16,18 +16,18 @@ describe('typemcp add skill', () => {
   });
   afterAll(() => removeProject(dir));
 
-  it('writes a SKILL.md that the skills extension serves, and says how to serve the folder', async () => {
+  it("writes a SKILL.md that the skills extension serves beside the example project's own", async () => {
     const added = await typemcp(['add', 'skill', 'release-notes'], dir);
-    expect(added).toMatchObject({ code: 0, stderr: '' });
-    expect(added.stdout.split('\n').filter(Boolean)).toEqual([
-      'created  skills/release-notes/SKILL.md',
-      expect.stringMatching(/^note: serve the skills folder: npm install @typemcp\/skills, then in createServer\(\) add extensions: \[skills\(/),
-    ]);
+    // The example project serves its skills folder already: no note.
+    expect(added).toEqual({ code: 0, stdout: 'created  skills/release-notes/SKILL.md\n', stderr: '' });
     expect(readFileSync(path.join(dir, 'skills/release-notes/SKILL.md'), 'utf8')).toMatch(
       /^---\nname: release-notes\ndescription: Say in one sentence what release-notes does/,
     );
     const folder = readSkillsFolder(path.join(dir, 'skills'));
-    expect(folder.skills.map((s) => [s.uri, s.frontmatter.name])).toEqual([['skill://release-notes/SKILL.md', 'release-notes']]);
+    expect(folder.skills.map((s) => [s.uri, s.frontmatter.name])).toEqual([
+      ['skill://greeting-etiquette/SKILL.md', 'greeting-etiquette'],
+      ['skill://release-notes/SKILL.md', 'release-notes'],
+    ]);
     const client = await createTestClient({ services: [], extensions: [skills({ dir: path.join(dir, 'skills') })] });
     try {
       const { skill, files } = await client.readSkill('skill://release-notes/SKILL.md');
@@ -35,6 +35,19 @@ describe('typemcp add skill', () => {
       expect(files.get(skill.uri)!.toString('utf8')).toContain('# Release Notes');
     } finally {
       await client.close();
+    }
+  });
+
+  it('says how to serve the folder in a project that does not serve skills yet', async () => {
+    const blank = makeProject('blank');
+    try {
+      const added = await typemcp(['add', 'skill', 'release-notes'], blank);
+      expect(added.stdout.split('\n').filter(Boolean)).toEqual([
+        'created  skills/release-notes/SKILL.md',
+        expect.stringMatching(/^note: serve the skills folder: npm install @typemcp\/skills, then in createServer\(\) add extensions: \[skills\(/),
+      ]);
+    } finally {
+      removeProject(blank);
     }
   });
 

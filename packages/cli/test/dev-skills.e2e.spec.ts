@@ -1,6 +1,6 @@
 /**
- * `typemcp dev` and skills: in a generated project that serves its skills folder with
- * @typemcp/skills, an edited SKILL.md restarts the server (skills/ is watched by default) under
+ * `typemcp dev` and skills: in a generated example project (it serves its skills folder with
+ * @typemcp/skills), an edited SKILL.md restarts the server (skills/ is watched by default) under
  * the same stdio client, which is sent `notifications/resources/list_changed` (the skills
  * extension defines no notification of its own; the skills' files are resources) and then lists
  * the edited skill, with the new file's digest.
@@ -20,18 +20,9 @@ interface Listed {
 describe('typemcp dev with a skills folder', () => {
   let dir: string;
   beforeAll(async () => {
+    // The example project serves its skills folder (skills/greeting-etiquette); one more skill.
     dir = makeProject('example');
     expect((await typemcp(['add', 'skill', 'release-notes'], dir)).code).toBe(0);
-    // Serve the folder, as the note of typemcp add skill says.
-    const server = path.join(dir, 'src/server.ts');
-    const source = readFileSync(server, 'utf8')
-      .replace(
-        "import { AppConfig } from './config.js';",
-        "import * as path from 'node:path';\nimport { skills } from '@typemcp/skills';\nimport { AppConfig } from './config.js';",
-      )
-      .replace('    logger: options.logger,\n', "    logger: options.logger,\n    extensions: [skills({ dir: path.join(__dirname, '..', 'skills') })],\n");
-    expect(source).toContain("extensions: [skills({ dir: path.join(__dirname, '..', 'skills') })]");
-    writeFileSync(server, source);
   });
   afterAll(() => removeProject(dir));
 
@@ -47,14 +38,14 @@ describe('typemcp dev with a skills folder', () => {
     const list = async () => (await client.request({ method: 'skills/list', params: {} }, ResultSchema)) as unknown as Listed;
     try {
       const before = await list();
-      expect(before.skills.map((s) => s.uri)).toEqual(['skill://release-notes/SKILL.md']);
+      expect(before.skills.map((s) => s.uri)).toEqual(['skill://greeting-etiquette/SKILL.md', 'skill://release-notes/SKILL.md']);
       const file = path.join(dir, 'skills/release-notes/SKILL.md');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^description: .*$/m, 'description: Write release notes from the merged pull requests'));
       await listChanged;
-      const [after] = (await list()).skills;
+      const after = (await list()).skills.find((s) => s.uri === 'skill://release-notes/SKILL.md');
       expect(after!.frontmatter.description).toBe('Write release notes from the merged pull requests');
       expect(after!.resources[0]!.digest).toBe(`sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`);
-      expect(after!.resources[0]!.digest).not.toBe(before.skills[0]!.resources[0]!.digest);
+      expect(after!.resources[0]!.digest).not.toBe(before.skills[1]!.resources[0]!.digest);
       expect(stderr).toMatch(/\[typemcp dev\] (skills\/)?release-notes\/SKILL\.md changed: restarting/);
     } finally {
       await client.close();
