@@ -9,7 +9,7 @@ import {
 } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'skills' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;
@@ -74,8 +74,8 @@ export function buildPackageJson(
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
   if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
-  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set).
-  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS);
+  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set); its skills folder is served by @typemcp/skills.
+  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS, { '@typemcp/skills': sources.skills });
   const pkg: GeneratedPackageJson = {
     name: options.name,
     version: '0.1.0',

@@ -4,7 +4,16 @@ import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
 import { EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
 
-const registry: PackageSources = { protocol: '0.1.0', core: '0.1.0', http: '0.1.0', redis: '0.1.0', gateway: '0.1.0', testing: '0.1.0', cli: '0.1.0' };
+const registry: PackageSources = {
+  protocol: '0.1.0',
+  core: '0.1.0',
+  http: '0.1.0',
+  redis: '0.1.0',
+  gateway: '0.1.0',
+  skills: '0.1.0',
+  testing: '0.1.0',
+  cli: '0.1.0',
+};
 
 it('pins exactly the versions package-lock.json holds for this repository', () => {
   const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
@@ -56,6 +65,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     http: file('http'),
     redis: file('redis'),
     gateway: file('gateway'),
+    skills: file('skills'),
     testing: file('testing'),
     cli: file('cli'),
   };
@@ -67,6 +77,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     '@typemcp/http': file('http'),
     '@typemcp/redis': file('redis'),
     '@typemcp/gateway': file('gateway'),
+    '@typemcp/skills': file('skills'),
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
@@ -89,9 +100,9 @@ it('adds a local identity provider (oidc-provider, `npm run idp`) only to a proj
   expect(proxied.dependencies['@typemcp/http']).toBe('0.1.0');
 });
 
-it('adds the PostgreSQL client to the example (its Database) and @typemcp/redis with --redis', () => {
+it('adds the PostgreSQL client (its Database) and @typemcp/skills (its skills folder) to the example, and @typemcp/redis with --redis', () => {
   const example = buildPackageJson({ name: 'a', transport: 'http', template: 'example' }, registry);
-  expect(example.dependencies).toMatchObject({ pg: EXAMPLE_DEPENDENCY_VERSIONS.pg, pino: DEPENDENCY_VERSIONS.pino });
+  expect(example.dependencies).toMatchObject({ pg: EXAMPLE_DEPENDENCY_VERSIONS.pg, pino: DEPENDENCY_VERSIONS.pino, '@typemcp/skills': '0.1.0' });
   expect(example.devDependencies).toMatchObject({
     '@types/pg': EXAMPLE_DEV_DEPENDENCY_VERSIONS['@types/pg'],
     'pino-pretty': DEV_DEPENDENCY_VERSIONS['pino-pretty'],
@@ -99,5 +110,6 @@ it('adds the PostgreSQL client to the example (its Database) and @typemcp/redis 
   expect(example.dependencies['@typemcp/redis']).toBeUndefined();
   const blank = buildPackageJson({ name: 'a', transport: 'http', template: 'blank', redis: true }, registry);
   expect(blank.dependencies.pg).toBeUndefined();
+  expect(blank.dependencies['@typemcp/skills']).toBeUndefined();
   expect(blank.dependencies['@typemcp/redis']).toBe('0.1.0');
 });

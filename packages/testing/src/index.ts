@@ -26,5 +26,6 @@ export type {
   RequestOptions,
   SamplingMessage,
   ServerNotificationParams,
+  TestSkill,
 } from './test-client.types.js';
 export { textOf } from './text-of.js';
