@@ -1,0 +1,104 @@
+/**
+ * What every part of the OAuth proxy shares: its configuration, store, keys and upstream, the
+ * records it keeps, and the small helpers of the OAuth wire format. The parts (metadata, clients,
+ * authorize, callback, token, keys) are functions of this context; `OAuthProxy` builds it once.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import type { CryptoKey as JoseKey, JWK } from 'jose';
+import type { HttpErrorCodeValue } from '../errors.js';
+import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
+import type { OAuthProxyStore } from './oauth-proxy-store.js';
+import type { Upstream } from './upstream.js';
+
+/** The paths the proxy serves. @publicApi */
+export const OAUTH_PROXY_PATHS = {
+  metadata: '/.well-known/oauth-authorization-server',
+  authorize: '/oauth/authorize',
+  consent: '/oauth/consent',
+  callback: '/oauth/callback',
+  token: '/oauth/token',
+  register: '/oauth/register',
+  jwks: '/oauth/jwks',
+} as const;
+
+export const PENDING_TTL_MS = 10 * 60_000;
+export const CODE_TTL_MS = 60_000;
+
+/** An authorization request waiting for consent, then for the upstream. */
+export interface Pending {
+  clientId: string;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  scopes: string[];
+  resource: string;
+  csrf: string;
+}
+
+/** What a user (or a machine client) was granted: the source of the proxy's tokens. */
+export interface Grant {
+  subject: string;
+  clientId: string;
+  scopes: string[];
+  resource: string;
+  upstream: OAuthUpstreamTokens;
+}
+
+/** The key the proxy signs with, and its public half as published. */
+export interface SigningKeys {
+  readonly privateKey: JoseKey;
+  readonly publicJwk: JWK;
+}
+
+/** The shared state of one proxy. */
+export interface ProxyContext {
+  readonly options: OAuthProxyOptions;
+  /** The proxy's issuer (`baseUrl` without a trailing slash). */
+  readonly issuer: string;
+  readonly resource: string;
+  readonly scopes: readonly string[];
+  readonly store: OAuthProxyStore;
+  /** Whether the proxy is served on https (then cookies are `__Host-` and Secure). */
+  readonly secure: boolean;
+  readonly cookies: { readonly txn: string; readonly browser: string; readonly csrf: string };
+  readonly ttl: { readonly access: number; readonly refresh: number; readonly consent: number; readonly client: number };
+  /** jose, loaded with the first proxy (ESM, and nothing an unprotected server needs). */
+  readonly jose: Promise<typeof import('jose')>;
+  readonly keys: Promise<SigningKeys>;
+  readonly upstream: Upstream;
+  /** To `onError`, with a TYPEMCP code; never with a token or secret. */
+  report(error: unknown, where: string, code?: HttpErrorCodeValue): void;
+}
+
+/** An OAuth error answered at /token or /register (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+export const random = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+export const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function single(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

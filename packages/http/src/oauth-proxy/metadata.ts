@@ -1,0 +1,27 @@
+/** RFC 8414 authorization server metadata of the proxy (served at the root only: the issuer has no path). */
+import type { Request, Response } from 'express';
+import { OAUTH_PROXY_PATHS, type ProxyContext } from './context.js';
+
+export function metadataOf(ctx: ProxyContext): Record<string, unknown> {
+  const at = (path: string) => `${ctx.issuer}${path}`;
+  return {
+    issuer: ctx.issuer,
+    authorization_endpoint: at(OAUTH_PROXY_PATHS.authorize),
+    token_endpoint: at(OAUTH_PROXY_PATHS.token),
+    registration_endpoint: at(OAUTH_PROXY_PATHS.register),
+    jwks_uri: at(OAUTH_PROXY_PATHS.jwks),
+    ...(ctx.scopes.length ? { scopes_supported: ctx.scopes } : {}),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** GET /.well-known/oauth-authorization-server. */
+export function metadataEndpoint(ctx: ProxyContext, req: Request, res: Response): void {
+  if (req.method !== 'GET') return void res.status(405).set('Allow', 'GET').end();
+  res.set('Cache-Control', 'public, max-age=300').json(metadataOf(ctx));
+}

@@ -1,0 +1,122 @@
+/**
+ * `/oauth/token`: client authentication (RFC 6749 §2.3, the method the client registered with),
+ * the proxy's own code (single use; a reused code revokes its grant) with the PKCE verifier, and
+ * refresh tokens with rotation (a reused one revokes its grant). The store's atomic `take` makes
+ * each code and refresh token redeemable once, across instances sharing the store.
+ */
+import type { Request, Response } from 'express';
+import { findClient, type KnownClient } from './clients.js';
+import { OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
+import { signAccessToken } from './keys.js';
+import { oauthError } from './responses.js';
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/** POST /oauth/token. */
+export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Response): Promise<void> {
+  res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
+  if (req.method !== 'POST') return void res.status(405).set('Allow', 'POST').end();
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  try {
+    const client = await authenticateClient(ctx, req, body);
+    const grantType = single(body.grant_type);
+    if (grantType === 'authorization_code') return void res.json(await redeemCode(ctx, client.client_id, body));
+    if (grantType === 'refresh_token') return void res.json(await refresh(ctx, client.client_id, body));
+    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  } catch (error) {
+    if (error instanceof OAuthError) return oauthError(res, error, !!req.headers.authorization);
+    throw error;
+  }
+}
+
+/** RFC 6749 §2.3: the method the client registered with. */
+async function authenticateClient(ctx: ProxyContext, req: Request, body: Record<string, unknown>): Promise<KnownClient> {
+  let id = single(body.client_id);
+  let secret = single(body.client_secret);
+  const basic = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
+  if (basic) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    try {
+      id = decodeURIComponent(decoded.slice(0, colon));
+      secret = decodeURIComponent(decoded.slice(colon + 1));
+    } catch {
+      throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+    }
+  }
+  const client = await findClient(ctx, id);
+  if (!client) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+  const method = client.token_endpoint_auth_method;
+  if (method === 'none') {
+    if (secret !== undefined || basic) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+  } else {
+    const used = basic ? 'client_secret_basic' : 'client_secret_post';
+    if (used !== method || !secret || !client.client_secret_hash || !safeEqual(sha256(secret), client.client_secret_hash)) {
+      throw new OAuthError('invalid_client', 'Client authentication failed', 401);
+    }
+  }
+  return client;
+}
+
+async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const code = single(body.code);
+  if (!code) throw new OAuthError('invalid_request', 'code is required');
+  const key = sha256(code);
+  const record = await ctx.store.take('code', key);
+  if (!record) {
+    // A code used twice: the first redemption may have been an attacker's, so its grant goes (OAuth 2.1 §4.1.3).
+    const used = await ctx.store.get('used-code', key);
+    if (used) await ctx.store.delete('grant', used.gid as string);
+    throw new OAuthError('invalid_grant', 'The authorization code is invalid, expired or already used');
+  }
+  await ctx.store.set('used-code', key, { gid: record.gid }, PENDING_TTL_MS);
+  if (record.clientId !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client');
+  if (single(body.redirect_uri) !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  const verifier = single(body.code_verifier);
+  if (!verifier || !VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 unreserved characters)');
+  if (!safeEqual(sha256(verifier), record.codeChallenge as string)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  checkResource(ctx, body, record.resource as string);
+  const gid = record.gid as string;
+  const grant = (await ctx.store.get('grant', gid)) as Grant | undefined;
+  if (!grant) throw new OAuthError('invalid_grant', 'The authorization was revoked');
+  return issue(ctx, gid, grant, grant.scopes);
+}
+
+async function refresh(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const token = single(body.refresh_token);
+  if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
+  const key = sha256(token);
+  const record = await ctx.store.take('refresh', key);
+  if (!record) {
+    // A rotated refresh token used again: stolen or replayed, so the whole grant goes (RFC 9700 §4.14).
+    const used = await ctx.store.get('used-refresh', key);
+    if (used) await ctx.store.delete('grant', used.gid as string);
+    throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired or already used');
+  }
+  const gid = record.gid as string;
+  await ctx.store.set('used-refresh', key, { gid }, ctx.ttl.refresh * 1000);
+  if (record.clientId !== clientId) {
+    await ctx.store.delete('grant', gid);
+    throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+  }
+  const grant = (await ctx.store.get('grant', gid)) as Grant | undefined;
+  if (!grant) throw new OAuthError('invalid_grant', 'The authorization was revoked');
+  checkResource(ctx, body, grant.resource);
+  const scope = single(body.scope);
+  const scopes = scope ? [...new Set(scope.split(' ').filter(Boolean))] : (record.scopes as string[]);
+  if (!scopes.every((s) => grant.scopes.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes');
+  return issue(ctx, gid, grant, scopes);
+}
+
+function checkResource(ctx: ProxyContext, body: Record<string, unknown>, resource: string): void {
+  const asked = body.resource;
+  if (asked !== undefined && asked !== resource) throw new OAuthError('invalid_target', `The only resource this server issues tokens for is ${ctx.resource}`);
+}
+
+/** An access token and a new refresh token for grant `gid`. */
+async function issue(ctx: ProxyContext, gid: string, grant: Grant, scopes: string[]): Promise<Record<string, unknown>> {
+  const accessToken = await signAccessToken(ctx, gid, grant, scopes);
+  const refreshToken = random();
+  await ctx.store.set('refresh', sha256(refreshToken), { gid, clientId: grant.clientId, scopes }, ctx.ttl.refresh * 1000);
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: ctx.ttl.access, refresh_token: refreshToken, scope: scopes.join(' ') };
+}
