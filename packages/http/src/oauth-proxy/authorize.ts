@@ -9,7 +9,7 @@ import type { Request, Response } from 'express';
 import { findClient } from './clients.js';
 import { cookieOf, OAUTH_PROXY_PATHS, PENDING_TTL_MS, random, safeEqual, sha256, single, type Pending, type ProxyContext } from './context.js';
 import { consentPage } from './pages.js';
-import { cookie, htmlHeaders, page, redirect } from './responses.js';
+import { cookie, htmlHeaders, page, redirectToClient } from './responses.js';
 
 const CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
 
@@ -29,7 +29,7 @@ export async function authorizeEndpoint(ctx: ProxyContext, req: Request, res: Re
     return page(res, 400, 'Invalid redirect URI', 'The application asked to return to an address it did not register. Nothing was sent to it.');
   }
   const state = single(q.state);
-  const back = (error: string, description: string) => redirect(res, redirectUri, { error, error_description: description, state });
+  const back = (error: string, description: string) => redirectToClient(res, ctx.issuer, redirectUri, { error, error_description: description, state });
   if (state !== undefined && state.length > 2048) return back('invalid_request', 'state is too long');
   for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope']) {
     if (Array.isArray(q[name])) return back('invalid_request', `${name} was sent more than once`);
@@ -107,7 +107,11 @@ export async function consentDecision(ctx: ProxyContext, req: Request, res: Resp
   res.append('Set-Cookie', cookie(ctx.secure, ctx.cookies.csrf, '', 0));
   if (body.decision !== 'approve') {
     await ctx.store.delete('pending', txn);
-    return redirect(res, pending.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: pending.state });
+    return redirectToClient(res, ctx.issuer, pending.redirectUri, {
+      error: 'access_denied',
+      error_description: 'The user denied the request',
+      state: pending.state,
+    });
   }
   if (ctx.ttl.consent > 0) {
     let browser = cookieOf(req, ctx.cookies.browser);

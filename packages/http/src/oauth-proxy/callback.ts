@@ -7,7 +7,7 @@ import type { Request, Response } from 'express';
 import { HttpErrorCode } from '../errors.js';
 import { CODE_TTL_MS, cookieOf, random, safeEqual, sha256, single, type Grant, type Pending, type ProxyContext } from './context.js';
 import type { OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
-import { cookie, page, redirect } from './responses.js';
+import { cookie, page, redirectToClient } from './responses.js';
 
 /** GET /oauth/callback. */
 export async function callbackEndpoint(ctx: ProxyContext, req: Request, res: Response): Promise<void> {
@@ -26,7 +26,7 @@ export async function callbackEndpoint(ctx: ProxyContext, req: Request, res: Res
   res.append('Set-Cookie', cookie(ctx.secure, ctx.cookies.txn, '', 0));
   const pending = (await ctx.store.take('pending', txn)) as Pending | undefined;
   if (!pending) return page(res, 400, 'This request has expired', 'Start again from your application.');
-  const back = (params: Record<string, string | undefined>) => redirect(res, pending.redirectUri, { ...params, state: pending.state });
+  const back = (params: Record<string, string | undefined>) => redirectToClient(res, ctx.issuer, pending.redirectUri, { ...params, state: pending.state });
   const upstreamError = single(req.query.error);
   const code = single(req.query.code);
   if (upstreamError || !code) {
@@ -64,5 +64,5 @@ export async function callbackEndpoint(ctx: ProxyContext, req: Request, res: Res
     },
     CODE_TTL_MS,
   );
-  back({ code: ourCode, iss: ctx.issuer });
+  back({ code: ourCode });
 }

@@ -7,10 +7,14 @@ export function cookie(secure: boolean, name: string, value: string, maxAgeSecon
   return `${name}=${value}; Path=/; Max-Age=${Math.floor(maxAgeSeconds)}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
-/** A 303 to `uri` with `params` added to its query (undefined ones left out), never cached. */
-export function redirect(res: Response, uri: string, params: Record<string, string | undefined>): void {
+/**
+ * A 303 to the client's redirect URI with `params` added to its query (undefined ones left out),
+ * never cached, and always with `iss` (RFC 9207 §2): codes and errors alike, so a client talking
+ * to several authorization servers can tell which one answered (mix-up defence).
+ */
+export function redirectToClient(res: Response, issuer: string, uri: string, params: Record<string, string | undefined>): void {
   const url = new URL(uri);
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({ ...params, iss: issuer })) if (v !== undefined) url.searchParams.set(k, v);
   res.set('Cache-Control', 'no-store').redirect(303, url.toString());
 }
 
