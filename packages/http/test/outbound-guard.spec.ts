@@ -86,12 +86,12 @@ describe('guardedGet over real sockets', () => {
   it('refuses loopback by default, by IP and by name, before connecting', async () => {
     const before = hits;
     expect(await reason(guardedGet(`http://127.0.0.1:${port}/doc`, {}, LIMITS, { allowHttp: true }))).toBe(
-      `OutboundError: 127.0.0.1 resolves to a loopback address (127.0.0.1), which this server does not reach`,
+      'OutboundError: 127.0.0.1 resolves to a loopback address, which this server does not reach',
     );
     expect(await reason(guardedGet(`http://localhost:${port}/doc`, {}, LIMITS, { allowHttp: true }))).toMatch(/localhost resolves to a loopback address/);
     expect(await reason(guardedGet(`http://[::ffff:127.0.0.1]:${port}/doc`, {}, LIMITS, { allowHttp: true }))).toMatch(/loopback address/);
     expect(await reason(guardedGet('http://169.254.169.254/latest/meta-data/', {}, LIMITS, { allowHttp: true }))).toMatch(
-      /link-local address \(169\.254\.169\.254\)/,
+      /169\.254\.169\.254 resolves to a link-local address/,
     );
     expect(await reason(guardedGet('http://[fd00::1]/', {}, LIMITS, { allowHttp: true }))).toMatch(/unique-local address/);
     expect(await reason(guardedGet('http://10.0.0.1/', {}, LIMITS, { allowHttp: true, allowAddresses: ['loopback'] }))).toMatch(/private address/);

@@ -6,7 +6,8 @@
  * with the proxy's pre-registered client and its own PKCE and state, bound to the browser by a cookie.
  */
 import type { Request, Response } from 'express';
-import { findClient } from './clients.js';
+import { ClientDocumentError } from './cimd.js';
+import { findClient, type KnownClient } from './clients.js';
 import { cookieOf, OAUTH_PROXY_PATHS, PENDING_TTL_MS, random, safeEqual, sha256, single, type Pending, type ProxyContext } from './context.js';
 import { consentPage } from './pages.js';
 import { cookie, htmlHeaders, page, redirectToClient } from './responses.js';
@@ -20,7 +21,14 @@ export async function authorizeEndpoint(ctx: ProxyContext, req: Request, res: Re
   if (Array.isArray(q.client_id) || Array.isArray(q.redirect_uri)) {
     return page(res, 400, 'Invalid request', 'The application sent client_id or redirect_uri more than once. Nothing was sent to it.');
   }
-  const client = await findClient(ctx, single(q.client_id));
+  let client: KnownClient | undefined;
+  try {
+    client = await findClient(ctx, single(q.client_id));
+  } catch (error) {
+    // Before the redirect URI is known good: an error page, never a redirect.
+    if (error instanceof ClientDocumentError) return page(res, 400, 'Unknown client', `${capitalise(error.message)}. Nothing was sent to the application.`);
+    throw error;
+  }
   if (!client) return page(res, 400, 'Unknown client', 'The application that sent you here is not registered with this server.');
   const requested = single(q.redirect_uri);
   // Exactly as registered (no prefix or pattern match); left out only when a single one is registered.
@@ -56,6 +64,8 @@ export async function authorizeEndpoint(ctx: ProxyContext, req: Request, res: Re
   res.redirect(303, `${ctx.issuer}${OAUTH_PROXY_PATHS.consent}?txn=${encodeURIComponent(txn)}`);
 }
 
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** The scopes asked for (all the client may have when `scope` is left out), or undefined when one is not allowed. */
 export function requestedScopes(offered: readonly string[], scope: string | undefined, registered: string | undefined): string[] | undefined {
   const allowed = registered ? registered.split(' ').filter((s) => offered.includes(s)) : offered;
@@ -69,8 +79,11 @@ export async function consentForm(ctx: ProxyContext, req: Request, res: Response
   const txn = single(req.query.txn) ?? '';
   const pending = txn.length <= 64 ? ((await ctx.store.get('pending', txn)) as Pending | undefined) : undefined;
   if (!pending) return page(res, 400, 'This request has expired', 'Start again from your application.');
-  const client = await findClient(ctx, pending.clientId);
-  if (!client) return page(res, 400, 'Unknown client', 'The application is no longer registered.');
+  const client = await findClient(ctx, pending.clientId).catch((error: unknown) => {
+    if (error instanceof ClientDocumentError) return undefined;
+    throw error;
+  });
+  if (!client) return page(res, 400, 'Unknown client', 'The application is no longer registered, or its metadata document can no longer be used.');
   const csrf = random();
   res.setHeader('Set-Cookie', cookie(ctx.secure, ctx.cookies.csrf, csrf, PENDING_TTL_MS / 1000));
   htmlHeaders(res);

@@ -43,4 +43,29 @@ export function checkOAuthProxyOptions(o: OAuthProxyOptions, prefix = 'oauthProx
   if (store !== undefined && (store === null || typeof store !== 'object' || !['get', 'set', 'take', 'delete'].every((m) => typeof store[m] === 'function'))) {
     throw invalid(`${prefix}.store`, 'it must implement OAuthProxyStore (get, set, take, delete)');
   }
+  if (o.dynamicRegistration !== undefined && typeof o.dynamicRegistration !== 'boolean') throw invalid(`${prefix}.dynamicRegistration`, 'it must be a boolean');
+  if (o.clientMetadataDocuments !== undefined) checkCimd(o.clientMetadataDocuments, `${prefix}.clientMetadataDocuments`);
+}
+
+const HOST_PATTERN = /^(\*|(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\]|\d+\.\d+\.\d+\.\d+)$/;
+const KINDS = new Set(['loopback', 'private', 'link-local', 'unique-local', 'unspecified', 'multicast', 'reserved']);
+
+function checkCimd(c: NonNullable<OAuthProxyOptions['clientMetadataDocuments']>, at: string): void {
+  if (c === null || typeof c !== 'object') throw invalid(at, 'it must be an object with trustedHosts');
+  if (!Array.isArray(c.trustedHosts) || c.trustedHosts.length === 0 || !c.trustedHosts.every((h) => typeof h === 'string' && HOST_PATTERN.test(h))) {
+    throw invalid(`${at}.trustedHosts`, "it must list host names, '*.' patterns (*.example.com) or '*', in lower case");
+  }
+  if (
+    c.allowAddresses !== undefined &&
+    (!Array.isArray(c.allowAddresses) || !(c.allowAddresses as unknown[]).every((k) => typeof k === 'string' && KINDS.has(k)))
+  ) {
+    throw invalid(`${at}.allowAddresses`, `it may hold only ${[...KINDS].join(', ')}`);
+  }
+  for (const key of ['maxBytes', 'timeoutMs', 'maxCacheEntries', 'maxCacheSeconds'] as const) {
+    const v = c[key];
+    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw invalid(`${at}.${key}`, 'it must be a positive integer');
+  }
+  if (c.defaultCacheSeconds !== undefined && (!Number.isInteger(c.defaultCacheSeconds) || c.defaultCacheSeconds < 0)) {
+    throw invalid(`${at}.defaultCacheSeconds`, 'it must be a non-negative integer');
+  }
 }

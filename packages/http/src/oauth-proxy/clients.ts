@@ -1,8 +1,9 @@
 /**
- * The proxy's clients: RFC 7591 dynamic registration (the checks are in registration.ts) and the
- * lookup every other endpoint uses.
+ * The proxy's clients: RFC 7591 dynamic registration (the checks are in registration.ts), Client
+ * ID Metadata Documents (cimd.ts), and the lookup every other endpoint uses.
  */
 import type { Request, Response } from 'express';
+import { isDocumentClientId } from './cimd.js';
 import { OAuthError, random, sha256, type ProxyContext } from './context.js';
 import { checkClientMetadata, RegistrationError, type RegisteredClient } from './registration.js';
 import { oauthError } from './responses.js';
@@ -31,8 +32,13 @@ export async function registerEndpoint(ctx: ProxyContext, req: Request, res: Res
     .json({ ...client, client_id: clientId, client_id_issued_at: issuedAt, ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}) });
 }
 
-/** The client `clientId`, or undefined. */
+/**
+ * The client `clientId`, or undefined when unknown. An https `client_id` is a metadata document
+ * when those are on (fetched or cached); a refused document throws a ClientDocumentError saying why.
+ */
 export async function findClient(ctx: ProxyContext, clientId: string | undefined): Promise<KnownClient | undefined> {
-  if (!clientId || clientId.length > 200) return undefined;
+  if (!clientId) return undefined;
+  if (ctx.documents && isDocumentClientId(clientId)) return ctx.documents.client(clientId);
+  if (clientId.length > 200) return undefined;
   return (await ctx.store.get('client', clientId)) as KnownClient | undefined;
 }

@@ -7,6 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { CryptoKey as JoseKey, JWK } from 'jose';
 import type { HttpErrorCodeValue } from '../errors.js';
+import type { ClientMetadataDocuments } from './cimd.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
 import type { OAuthProxyStore } from './oauth-proxy-store.js';
 import type { Upstream } from './upstream.js';
@@ -67,6 +68,8 @@ export interface ProxyContext {
   readonly jose: Promise<typeof import('jose')>;
   readonly keys: Promise<SigningKeys>;
   readonly upstream: Upstream;
+  /** Client ID Metadata Documents, when on. */
+  readonly documents?: ClientMetadataDocuments;
   /** To `onError`, with a TYPEMCP code; never with a token or secret. */
   report(error: unknown, where: string, code?: HttpErrorCodeValue): void;
 }

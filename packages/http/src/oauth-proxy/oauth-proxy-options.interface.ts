@@ -1,6 +1,35 @@
 /** Options of the OAuth proxy (`HttpOptions.oauthProxy`, `new OAuthProxy()`). */
 import type { CryptoKey, JWK } from 'jose';
+import type { AddressKind } from '../outbound/address-guard.js';
 import type { OAuthProxyStore } from './oauth-proxy-store.js';
+
+/**
+ * Client ID Metadata Documents (CIMD, the registration MCP 2025-11-25 prefers): a client whose
+ * `client_id` is an https URL is known by the JSON document at that URL, fetched by the proxy
+ * through the SSRF guard and cached as its HTTP caching headers say. @publicApi
+ */
+export interface OAuthProxyClientMetadataDocuments {
+  /**
+   * The trust policy: the hosts whose documents are accepted. An entry is a host name
+   * (`app.example.com`, matched exactly), a `*.` pattern (`*.example.com`: any subdomain, not the
+   * domain itself), or `*` (any host). Any other host is refused before anything is fetched.
+   */
+  trustedHosts: readonly string[];
+  /** Kinds of address a document may be fetched from besides public ones (default none; `['loopback']` in tests). */
+  allowAddresses?: readonly AddressKind[];
+  /** Extra CA certificates (PEM) trusted for the documents' https (an internal CA, a test CA). */
+  ca?: string | readonly string[];
+  /** Largest document read, in bytes (default 5120, as the CIMD draft suggests). */
+  maxBytes?: number;
+  /** Time limit of one fetch, in ms (default 5000). */
+  timeoutMs?: number;
+  /** Most documents cached (default 1000); past it the least recently used goes. */
+  maxCacheEntries?: number;
+  /** Longest a document is cached, in seconds, whatever its headers say (default 86 400). */
+  maxCacheSeconds?: number;
+  /** How long a document without caching headers is kept, in seconds (default 300). */
+  defaultCacheSeconds?: number;
+}
 
 /**
  * The upstream identity provider, and the client pre-registered there for this server (its
@@ -88,6 +117,16 @@ export interface OAuthProxyOptions {
   consentTtlSeconds?: number;
   /** How long a registered client is kept, in seconds (default 90 days). */
   clientTtlSeconds?: number;
+  /**
+   * Client ID Metadata Documents (see {@link OAuthProxyClientMetadataDocuments}): off unless given;
+   * when on, the metadata says `client_id_metadata_document_supported: true`.
+   */
+  clientMetadataDocuments?: OAuthProxyClientMetadataDocuments;
+  /**
+   * RFC 7591 dynamic client registration at `/oauth/register` (default true). MCP 2026-07-28
+   * deprecates it in favour of metadata documents; `false` removes the endpoint and its metadata.
+   */
+  dynamicRegistration?: boolean;
   /** Most redirect URIs per registered client (default 10). */
   maxRedirectUris?: number;
   /** Where unexpected errors go, with a `where` (never with a token or secret). */

@@ -7,6 +7,7 @@
  * Its parts, each a file of this folder working on one shared {@link ProxyContext}:
  * - metadata.ts: RFC 8414 metadata;
  * - clients.ts, registration.ts: RFC 7591 registration (redirect URIs: https or loopback http only);
+ * - cimd.ts: Client ID Metadata Documents (an https client_id fetched through the SSRF guard);
  * - authorize.ts: `/oauth/authorize` and the proxy's consent page, then the upstream;
  * - callback.ts, upstream.ts: the upstream's answer, its code exchanged server-side; the upstream's
  *   tokens stay in the store, under the proxy's grant;
@@ -23,6 +24,7 @@ import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from
 import { authorizeEndpoint, consentDecision, consentForm } from './authorize.js';
 import { callbackEndpoint } from './callback.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
+import { ClientMetadataDocuments } from './cimd.js';
 import { registerEndpoint } from './clients.js';
 import { OAUTH_PROXY_PATHS, OAuthError, type Grant, type ProxyContext } from './context.js';
 import { checkAccessToken, jwksEndpoint, loadKeys, type OAuthProxyPrincipal } from './keys.js';
@@ -94,6 +96,9 @@ export class OAuthProxy {
       jose,
       keys,
       upstream: new Upstream(options.upstream, `${this.issuer}${OAUTH_PROXY_PATHS.callback}`, jose),
+      documents: options.clientMetadataDocuments
+        ? new ClientMetadataDocuments(options.clientMetadataDocuments, { maxRedirectUris: options.maxRedirectUris ?? 10, scopes: this.scopes })
+        : undefined,
       report: (error, where, code) => this.report(error, where, code),
     };
     this.router = this.routes();
@@ -177,7 +182,7 @@ export class OAuthProxy {
     // At the root only: the issuer has no path, so no path-inserted variant may claim it (RFC 8414 §3.3).
     router.all(OAUTH_PROXY_PATHS.metadata, open, run(metadataEndpoint, 'oauth metadata'));
     router.all(OAUTH_PROXY_PATHS.jwks, open, run(jwksEndpoint, 'oauth jwks'));
-    router.all(OAUTH_PROXY_PATHS.register, open, json, run(registerEndpoint, 'oauth register'));
+    if (this.options.dynamicRegistration !== false) router.all(OAUTH_PROXY_PATHS.register, open, json, run(registerEndpoint, 'oauth register'));
     router.all(OAUTH_PROXY_PATHS.token, open, form, run(tokenEndpoint, 'oauth token'));
     router.get(OAUTH_PROXY_PATHS.authorize, run(authorizeEndpoint, 'oauth authorize'));
     router.get(OAUTH_PROXY_PATHS.consent, run(consentForm, 'oauth consent'));

@@ -5,12 +5,14 @@
  * each code and refresh token redeemable once, across instances sharing the store.
  */
 import type { Request, Response } from 'express';
+import { ClientDocumentError } from './cimd.js';
 import { findClient, type KnownClient } from './clients.js';
 import { OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
 import { signAccessToken } from './keys.js';
 import { oauthError } from './responses.js';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** POST /oauth/token. */
 export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Response): Promise<void> {
@@ -44,7 +46,13 @@ async function authenticateClient(ctx: ProxyContext, req: Request, body: Record<
       throw new OAuthError('invalid_client', 'Client authentication failed', 401);
     }
   }
-  const client = await findClient(ctx, id);
+  let client: KnownClient | undefined;
+  try {
+    client = await findClient(ctx, id);
+  } catch (error) {
+    if (error instanceof ClientDocumentError) throw new OAuthError('invalid_client', capitalise(error.message), 401);
+    throw error;
+  }
   if (!client) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
   const method = client.token_endpoint_auth_method;
   if (method === 'none') {

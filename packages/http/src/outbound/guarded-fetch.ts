@@ -55,7 +55,8 @@ export async function checkedAddress(host: string, guard: OutboundGuard): Promis
   // Every address must pass: a name resolving to one public and one internal address is refused.
   for (const { address } of addresses) {
     const kind = addressKind(address);
-    if (!allowed.has(kind)) throw new OutboundError(`${host} resolves to a ${kind} address (${address}), which this server does not reach`);
+    // The address itself is left out: the message may reach a client, and internal addresses are not its business.
+    if (!allowed.has(kind)) throw new OutboundError(`${host} resolves to a ${kind} address, which this server does not reach`);
   }
   return { address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
 }
