@@ -21,7 +21,7 @@ export type { SessionStore, StoredSession } from './sessions/session-store.inter
 export type { SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth } from './scale-out/shared-state.interface.js';
 export { closeSseStream } from './streamable/close-sse-stream.js';
 export type { HealthCheck, ReadinessReport } from './health/readiness.js';
-export { OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
+export { CLIENT_CREDENTIALS_EXTENSION, ENTERPRISE_EXTENSION, OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
 export type {
   OAuthProxyClientMetadataDocuments,
   OAuthProxyOptions,

@@ -45,6 +45,52 @@ export function checkOAuthProxyOptions(o: OAuthProxyOptions, prefix = 'oauthProx
   }
   if (o.dynamicRegistration !== undefined && typeof o.dynamicRegistration !== 'boolean') throw invalid(`${prefix}.dynamicRegistration`, 'it must be a boolean');
   if (o.clientMetadataDocuments !== undefined) checkCimd(o.clientMetadataDocuments, `${prefix}.clientMetadataDocuments`);
+  if (o.machineClients !== undefined) checkMachines(o, `${prefix}.machineClients`);
+  if (o.enterpriseIdps !== undefined) checkIdps(o.enterpriseIdps, `${prefix}.enterpriseIdps`);
+}
+
+function checkMachines(o: OAuthProxyOptions, at: string): void {
+  const list = o.machineClients as unknown;
+  if (!Array.isArray(list)) throw invalid(at, 'it must be an array of machine clients');
+  const ids = new Set<string>();
+  list.forEach((m: NonNullable<OAuthProxyOptions['machineClients']>[number], i) => {
+    const here = `${at}[${i}]`;
+    if (m === null || typeof m !== 'object') throw invalid(here, 'it must be an object');
+    if (typeof m.clientId !== 'string' || !m.clientId || m.clientId.length > 200 || m.clientId.startsWith('https://')) {
+      throw invalid(`${here}.clientId`, 'it must be a client id of at most 200 characters, not an https URL (those are metadata documents)');
+    }
+    if (ids.has(m.clientId)) throw invalid(`${here}.clientId`, `${m.clientId} is given twice`);
+    ids.add(m.clientId);
+    if (m.clientSecret === undefined && m.jwks === undefined) throw invalid(here, 'give clientSecret or jwks (private_key_jwt), or both');
+    if (m.clientSecret !== undefined && (typeof m.clientSecret !== 'string' || m.clientSecret.length < 32)) {
+      throw invalid(`${here}.clientSecret`, 'it must be a string of at least 32 characters');
+    }
+    if (m.jwks !== undefined && (m.jwks === null || !Array.isArray(m.jwks.keys) || m.jwks.keys.some((k) => k === null || typeof k !== 'object' || 'd' in k))) {
+      throw invalid(`${here}.jwks`, 'it must be a JWK set of public keys ({ keys: [...] }, no private parts)');
+    }
+    const scopes = o.scopes ?? [];
+    if (!Array.isArray(m.scopes) || !m.scopes.every((s) => typeof s === 'string')) throw invalid(`${here}.scopes`, 'it must be an array of scopes');
+    if (o.scopes !== undefined && !m.scopes.every((s) => scopes.includes(s)))
+      throw invalid(`${here}.scopes`, `it may hold only the proxy's scopes (${scopes.join(', ')})`);
+  });
+}
+
+function checkIdps(list: unknown, at: string): void {
+  if (!Array.isArray(list)) throw invalid(at, 'it must be an array of enterprise identity providers');
+  list.forEach((idp: NonNullable<OAuthProxyOptions['enterpriseIdps']>[number], i) => {
+    const here = `${at}[${i}]`;
+    if (idp === null || typeof idp !== 'object' || !isUrl(idp.issuer)) throw invalid(`${here}.issuer`, "it must be the IdP's issuer URL");
+    if (idp.jwksUri !== undefined && !isUrl(idp.jwksUri)) throw invalid(`${here}.jwksUri`, 'it must be an absolute http(s) URL');
+    if (
+      idp.algorithms !== undefined &&
+      (!Array.isArray(idp.algorithms) || idp.algorithms.length === 0 || idp.algorithms.some((a) => typeof a !== 'string' || a === 'none' || a.startsWith('HS')))
+    ) {
+      throw invalid(`${here}.algorithms`, 'it must list asymmetric JWS algorithms (no none, no HS*)');
+    }
+    if (idp.maxLifetimeSeconds !== undefined && (!Number.isInteger(idp.maxLifetimeSeconds) || idp.maxLifetimeSeconds < 1)) {
+      throw invalid(`${here}.maxLifetimeSeconds`, 'it must be a positive integer');
+    }
+  });
 }
 
 const HOST_PATTERN = /^(\*|(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\]|\d+\.\d+\.\d+\.\d+)$/;

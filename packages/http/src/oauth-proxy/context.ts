@@ -7,8 +7,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { CryptoKey as JoseKey, JWK } from 'jose';
 import type { HttpErrorCodeValue } from '../errors.js';
+import type { RemoteKeySet } from '../security/remote-key-set.js';
 import type { ClientMetadataDocuments } from './cimd.js';
-import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
+import type { OAuthProxyEnterpriseIdp, OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
 import type { OAuthProxyStore } from './oauth-proxy-store.js';
 import type { Upstream } from './upstream.js';
 
@@ -43,13 +44,43 @@ export interface Grant {
   clientId: string;
   scopes: string[];
   resource: string;
-  upstream: OAuthUpstreamTokens;
+  /** The upstream's tokens; none for machine access and enterprise assertions. */
+  upstream?: OAuthUpstreamTokens;
+  /** How it was granted, when not through the upstream: `client_credentials`, or the ID-JAG's issuer. */
+  via?: string;
+}
+
+/** Stores a JWT id until `expiresAtSec`: false when it was seen before (a replay), atomically when the store can. */
+export async function firstUse(store: OAuthProxyStore, key: string, expiresAtSec: number): Promise<boolean> {
+  const ttlMs = Math.max(1000, expiresAtSec * 1000 - Date.now() + 60_000);
+  if (store.add) return store.add('jti', key, { at: Date.now() }, ttlMs);
+  if (await store.get('jti', key)) return false;
+  await store.set('jti', key, { at: Date.now() }, ttlMs);
+  return true;
 }
 
 /** The key the proxy signs with, and its public half as published. */
 export interface SigningKeys {
   readonly privateKey: JoseKey;
   readonly publicJwk: JWK;
+}
+
+/** A configured machine client, as the proxy keeps it. */
+export interface MachineClient {
+  readonly clientId: string;
+  /** SHA-256 of its secret (base64url). */
+  readonly secretHash?: string;
+  /** Its `private_key_jwt` public keys. */
+  readonly jwks?: { readonly keys: readonly JWK[] };
+  readonly scopes: readonly string[];
+  readonly name: string;
+}
+
+/** A configured enterprise IdP and its key set. */
+export interface EnterpriseIdp {
+  readonly config: OAuthProxyEnterpriseIdp;
+  readonly keys: Promise<RemoteKeySet>;
+  readonly algorithms: string[];
 }
 
 /** The shared state of one proxy. */
@@ -70,6 +101,10 @@ export interface ProxyContext {
   readonly upstream: Upstream;
   /** Client ID Metadata Documents, when on. */
   readonly documents?: ClientMetadataDocuments;
+  /** Machine clients by id. */
+  readonly machines: ReadonlyMap<string, MachineClient>;
+  /** Enterprise IdPs by issuer. */
+  readonly enterprise: ReadonlyMap<string, EnterpriseIdp>;
   /** To `onError`, with a TYPEMCP code; never with a token or secret. */
   report(error: unknown, where: string, code?: HttpErrorCodeValue): void;
 }

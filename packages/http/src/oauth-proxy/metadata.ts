@@ -1,9 +1,13 @@
 /** RFC 8414 authorization server metadata of the proxy (served at the root only: the issuer has no path). */
 import type { Request, Response } from 'express';
+import { ASSERTION_ALGORITHMS } from './client-auth.js';
 import { OAUTH_PROXY_PATHS, type ProxyContext } from './context.js';
+import { ID_JAG_PROFILE } from './enterprise.js';
+import { supportedGrants } from './token.js';
 
 export function metadataOf(ctx: ProxyContext): Record<string, unknown> {
   const at = (path: string) => `${ctx.issuer}${path}`;
+  const keyClients = [...ctx.machines.values()].some((m) => m.jwks);
   return {
     issuer: ctx.issuer,
     authorization_endpoint: at(OAUTH_PROXY_PATHS.authorize),
@@ -14,8 +18,10 @@ export function metadataOf(ctx: ProxyContext): Record<string, unknown> {
     ...(ctx.scopes.length ? { scopes_supported: ctx.scopes } : {}),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    grant_types_supported: supportedGrants(ctx),
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic', ...(keyClients ? ['private_key_jwt'] : [])],
+    ...(keyClients ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
+    ...(ctx.enterprise.size ? { authorization_grant_profiles_supported: [ID_JAG_PROFILE] } : {}),
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
   };

@@ -62,6 +62,46 @@ export interface OAuthProxyUpstream {
   timeoutMs?: number;
 }
 
+/**
+ * A client for machine access (the `io.modelcontextprotocol/oauth-client-credentials` extension):
+ * an agent or service without a user, registered here out of band, that gets tokens with the
+ * client-credentials grant, authenticating with a secret (`client_secret_basic` or
+ * `client_secret_post`) or a signed assertion (`private_key_jwt`, RFC 7523 §2.2) checked
+ * against `jwks`. Its tokens' subject is its client id (RFC 9068 §2.2). @publicApi
+ */
+export interface OAuthProxyMachineClient {
+  /** The client id (not an https URL: those are metadata documents). */
+  clientId: string;
+  /** The client's secret, at least 32 characters (kept as its SHA-256; never logged). */
+  clientSecret?: string;
+  /** The public keys its `private_key_jwt` assertions are signed with. */
+  jwks?: { keys: readonly JWK[] };
+  /** The scopes it may be granted (the proxy's scopes only). */
+  scopes: readonly string[];
+  /** A name for logs and errors. */
+  name?: string;
+}
+
+/**
+ * An enterprise identity provider whose identity assertions (ID-JAG,
+ * draft-ietf-oauth-identity-assertion-authz-grant, the `enterprise-managed-authorization`
+ * extension) the proxy exchanges for its own tokens with the RFC 7523 JWT bearer grant. @publicApi
+ */
+export interface OAuthProxyEnterpriseIdp {
+  /** The IdP's issuer: the assertions' `iss`. */
+  issuer: string;
+  /** Its JWKS URL (default: the `jwks_uri` of its metadata, discovered from `issuer`). */
+  jwksUri?: string;
+  /** The scopes its assertions may grant (default: all of the proxy's). */
+  scopes?: readonly string[];
+  /** The signature algorithms accepted (default RS256, ES256, PS256, EdDSA; never `none`). */
+  algorithms?: readonly string[];
+  /** The principal's subject from the verified claims (default: `sub`). */
+  subject?(claims: Readonly<Record<string, unknown>>): string | undefined;
+  /** Longest accepted assertion lifetime (`exp` - now), in seconds (default 600). */
+  maxLifetimeSeconds?: number;
+}
+
 /** The upstream's tokens for one grant, kept server-side (never given to MCP clients). @publicApi */
 export interface OAuthUpstreamTokens {
   /** The upstream's access token (for the server's own calls to the upstream's APIs). */
@@ -127,6 +167,10 @@ export interface OAuthProxyOptions {
    * deprecates it in favour of metadata documents; `false` removes the endpoint and its metadata.
    */
   dynamicRegistration?: boolean;
+  /** Clients for machine access with the client-credentials grant (see {@link OAuthProxyMachineClient}). */
+  machineClients?: readonly OAuthProxyMachineClient[];
+  /** Enterprise identity providers whose ID-JAGs are accepted (see {@link OAuthProxyEnterpriseIdp}). */
+  enterpriseIdps?: readonly OAuthProxyEnterpriseIdp[];
   /** Most redirect URIs per registered client (default 10). */
   maxRedirectUris?: number;
   /** Where unexpected errors go, with a `where` (never with a token or secret). */

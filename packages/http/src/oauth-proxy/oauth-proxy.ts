@@ -11,7 +11,10 @@
  * - authorize.ts: `/oauth/authorize` and the proxy's consent page, then the upstream;
  * - callback.ts, upstream.ts: the upstream's answer, its code exchanged server-side; the upstream's
  *   tokens stay in the store, under the proxy's grant;
- * - token.ts: `/oauth/token`, codes and refresh tokens, single use and rotation;
+ * - token.ts, client-auth.ts: `/oauth/token`, client authentication, codes and refresh tokens
+ *   (single use and rotation);
+ * - machine.ts: machine access with the client-credentials grant;
+ * - enterprise.ts: enterprise IdPs' ID-JAGs with the JWT bearer grant;
  * - keys.ts: the signing key, JWKS, and the proxy's own access tokens (ES256, `typ: at+jwt`,
  *   `aud` = the resource).
  *
@@ -20,13 +23,15 @@
 import type { default as Express, NextFunction, Request, Response, Router } from 'express';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
+import { RemoteKeySet } from '../security/remote-key-set.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from '../security/token-verifier.js';
 import { authorizeEndpoint, consentDecision, consentForm } from './authorize.js';
 import { callbackEndpoint } from './callback.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import { ClientMetadataDocuments } from './cimd.js';
 import { registerEndpoint } from './clients.js';
-import { OAUTH_PROXY_PATHS, OAuthError, type Grant, type ProxyContext } from './context.js';
+import { OAUTH_PROXY_PATHS, OAuthError, sha256, type Grant, type ProxyContext } from './context.js';
+import { DEFAULT_IDP_ALGORITHMS } from './enterprise.js';
 import { checkAccessToken, jwksEndpoint, loadKeys, type OAuthProxyPrincipal } from './keys.js';
 import { metadataEndpoint, metadataOf } from './metadata.js';
 import type { OAuthProxyOptions, OAuthUpstreamTokens } from './oauth-proxy-options.interface.js';
@@ -36,6 +41,11 @@ import { tokenEndpoint } from './token.js';
 import { Upstream } from './upstream.js';
 
 export { OAUTH_PROXY_PATHS } from './context.js';
+
+/** The ext-auth extension for machine access with client credentials. @publicApi */
+export const CLIENT_CREDENTIALS_EXTENSION = 'io.modelcontextprotocol/oauth-client-credentials';
+/** The ext-auth extension for enterprise-managed authorization (ID-JAG). @publicApi */
+export const ENTERPRISE_EXTENSION = 'io.modelcontextprotocol/enterprise-managed-authorization';
 export type { OAuthProxyPrincipal } from './keys.js';
 
 const verifiers = new WeakMap<OAuthProxy, TokenVerifier>();
@@ -62,6 +72,13 @@ export class OAuthProxy {
   readonly router: Router;
   /** The store in use. */
   readonly store: OAuthProxyStore;
+  /**
+   * The MCP extensions (SEP-2133) this proxy implements, for `capabilities.extensions`:
+   * `io.modelcontextprotocol/oauth-client-credentials` with machine clients,
+   * `io.modelcontextprotocol/enterprise-managed-authorization` with enterprise IdPs.
+   * `createMcpExpressApp` / `serveHttp` install them on the server they serve.
+   */
+  readonly extensions: readonly string[];
 
   private readonly ctx: ProxyContext;
 
@@ -96,11 +113,31 @@ export class OAuthProxy {
       jose,
       keys,
       upstream: new Upstream(options.upstream, `${this.issuer}${OAUTH_PROXY_PATHS.callback}`, jose),
+      machines: new Map(
+        (options.machineClients ?? []).map((m) => [
+          m.clientId,
+          { clientId: m.clientId, secretHash: m.clientSecret ? sha256(m.clientSecret) : undefined, jwks: m.jwks, scopes: m.scopes, name: m.name ?? m.clientId },
+        ]),
+      ),
+      enterprise: new Map(
+        (options.enterpriseIdps ?? []).map((idp) => [
+          idp.issuer,
+          {
+            config: idp,
+            algorithms: [...(idp.algorithms ?? DEFAULT_IDP_ALGORITHMS)],
+            keys: jose.then(
+              (j) =>
+                new RemoteKeySet(j, { jwksUri: idp.jwksUri, issuers: [idp.issuer], timeoutMs: 10_000, cooldownMs: 30_000, maxAgeMs: 600_000, toleranceSec: 5 }),
+            ),
+          },
+        ]),
+      ),
       documents: options.clientMetadataDocuments
         ? new ClientMetadataDocuments(options.clientMetadataDocuments, { maxRedirectUris: options.maxRedirectUris ?? 10, scopes: this.scopes })
         : undefined,
       report: (error, where, code) => this.report(error, where, code),
     };
+    this.extensions = [...(this.ctx.machines.size ? [CLIENT_CREDENTIALS_EXTENSION] : []), ...(this.ctx.enterprise.size ? [ENTERPRISE_EXTENSION] : [])];
     this.router = this.routes();
     verifiers.set(this, {
       issuer: this.issuer,

@@ -1,18 +1,18 @@
 /**
- * `/oauth/token`: client authentication (RFC 6749 §2.3, the method the client registered with),
- * the proxy's own code (single use; a reused code revokes its grant) with the PKCE verifier, and
+ * `/oauth/token`: client authentication (client-auth.ts), then the grant: the proxy's own code (single use; a reused code revokes its grant) with the PKCE verifier, and
  * refresh tokens with rotation (a reused one revokes its grant). The store's atomic `take` makes
- * each code and refresh token redeemable once, across instances sharing the store.
+ * each code and refresh token redeemable once, across instances sharing the store. Machine
+ * access (client_credentials) is machine.ts, enterprise ID-JAGs (JWT bearer) enterprise.ts.
  */
 import type { Request, Response } from 'express';
-import { ClientDocumentError } from './cimd.js';
-import { findClient, type KnownClient } from './clients.js';
+import { authenticateClient } from './client-auth.js';
 import { OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
+import { idJagGrant, JWT_BEARER } from './enterprise.js';
 import { signAccessToken } from './keys.js';
+import { clientCredentials } from './machine.js';
 import { oauthError } from './responses.js';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** POST /oauth/token. */
 export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Response): Promise<void> {
@@ -20,50 +20,25 @@ export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Respon
   if (req.method !== 'POST') return void res.status(405).set('Allow', 'POST').end();
   const body = (req.body ?? {}) as Record<string, unknown>;
   try {
-    const client = await authenticateClient(ctx, req, body);
+    const who = await authenticateClient(ctx, req, body);
     const grantType = single(body.grant_type);
-    if (grantType === 'authorization_code') return void res.json(await redeemCode(ctx, client.client_id, body));
-    if (grantType === 'refresh_token') return void res.json(await refresh(ctx, client.client_id, body));
-    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    const supported = supportedGrants(ctx);
+    if (!grantType || !supported.includes(grantType)) {
+      throw new OAuthError('unsupported_grant_type', `grant_type must be ${supported.slice(0, -1).join(', ')} or ${supported[supported.length - 1]}`);
+    }
+    if (grantType === 'client_credentials') {
+      if (who.kind !== 'machine') throw new OAuthError('unauthorized_client', 'Only a machine client of this server may use client_credentials');
+      return void res.json(await clientCredentials(ctx, who.machine, body));
+    }
+    const clientId = who.kind === 'machine' ? who.machine.clientId : who.client.client_id;
+    if (grantType === JWT_BEARER) return void res.json(await idJagGrant(ctx, clientId, body));
+    if (who.kind === 'machine') throw new OAuthError('unauthorized_client', 'A machine client may use client_credentials or the JWT bearer grant only');
+    if (grantType === 'authorization_code') return void res.json(await redeemCode(ctx, clientId, body));
+    return void res.json(await refresh(ctx, clientId, body));
   } catch (error) {
     if (error instanceof OAuthError) return oauthError(res, error, !!req.headers.authorization);
     throw error;
   }
-}
-
-/** RFC 6749 §2.3: the method the client registered with. */
-async function authenticateClient(ctx: ProxyContext, req: Request, body: Record<string, unknown>): Promise<KnownClient> {
-  let id = single(body.client_id);
-  let secret = single(body.client_secret);
-  const basic = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(req.headers.authorization ?? '');
-  if (basic) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    try {
-      id = decodeURIComponent(decoded.slice(0, colon));
-      secret = decodeURIComponent(decoded.slice(colon + 1));
-    } catch {
-      throw new OAuthError('invalid_client', 'Client authentication failed', 401);
-    }
-  }
-  let client: KnownClient | undefined;
-  try {
-    client = await findClient(ctx, id);
-  } catch (error) {
-    if (error instanceof ClientDocumentError) throw new OAuthError('invalid_client', capitalise(error.message), 401);
-    throw error;
-  }
-  if (!client) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
-  const method = client.token_endpoint_auth_method;
-  if (method === 'none') {
-    if (secret !== undefined || basic) throw new OAuthError('invalid_client', 'Client authentication failed', 401);
-  } else {
-    const used = basic ? 'client_secret_basic' : 'client_secret_post';
-    if (used !== method || !secret || !client.client_secret_hash || !safeEqual(sha256(secret), client.client_secret_hash)) {
-      throw new OAuthError('invalid_client', 'Client authentication failed', 401);
-    }
-  }
-  return client;
 }
 
 async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -114,6 +89,11 @@ async function refresh(ctx: ProxyContext, clientId: string, body: Record<string,
   const scopes = scope ? [...new Set(scope.split(' ').filter(Boolean))] : (record.scopes as string[]);
   if (!scopes.every((s) => grant.scopes.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes');
   return issue(ctx, gid, grant, scopes);
+}
+
+/** The grant types this proxy accepts, as its metadata lists them. */
+export function supportedGrants(ctx: ProxyContext): string[] {
+  return ['authorization_code', 'refresh_token', ...(ctx.machines.size ? ['client_credentials'] : []), ...(ctx.enterprise.size ? [JWT_BEARER] : [])];
 }
 
 function checkResource(ctx: ProxyContext, body: Record<string, unknown>, resource: string): void {

@@ -26,6 +26,8 @@ export function partContext(over: Partial<OAuthProxyOptions> = {}, signingKey?: 
     ttl: { access: 60, refresh: 600, consent: 600, client: 600 },
     jose,
     keys: loadKeys(jose, signingKey),
+    machines: new Map(),
+    enterprise: new Map(),
     upstream: new Upstream(options.upstream, 'https://mcp.example.com/oauth/callback', jose),
     report: (error) => void errors.push(error),
     errors,
