@@ -11,6 +11,7 @@
  * are those of the assertion within the IdP's configured ones, and within `scope` when asked.
  */
 import type { JWTPayload } from 'jose';
+import { HttpErrorCode } from '../errors.js';
 import { joseRejection } from '../security/jose-rejection.js';
 import { TokenRejectedError, VerifierUnavailableError } from '../security/token-verifier.js';
 import { firstUse, OAuthError, single, type ProxyContext } from './context.js';
@@ -49,7 +50,7 @@ export async function idJagGrant(ctx: ProxyContext, clientId: string, body: Reco
     }));
   } catch (error) {
     if (error instanceof VerifierUnavailableError) {
-      ctx.report(error, 'oauth enterprise idp keys');
+      ctx.report(error, 'oauth enterprise idp keys', HttpErrorCode.OAuthUpstream);
       throw new OAuthError('temporarily_unavailable', "The identity provider's keys could not be fetched; try again later", 503);
     }
     if (error instanceof TokenRejectedError) throw refuse(error.message.replace(/^the token/, 'the assertion'));
