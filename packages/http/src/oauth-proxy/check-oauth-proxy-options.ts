@@ -43,6 +43,7 @@ export function checkOAuthProxyOptions(o: OAuthProxyOptions, prefix = 'oauthProx
   if (store !== undefined && (store === null || typeof store !== 'object' || !['get', 'set', 'take', 'delete'].every((m) => typeof store[m] === 'function'))) {
     throw invalid(`${prefix}.store`, 'it must implement OAuthProxyStore (get, set, take, delete)');
   }
+  if (o.dpop !== undefined && typeof o.dpop !== 'boolean') throw invalid(`${prefix}.dpop`, 'it must be a boolean');
   if (o.dynamicRegistration !== undefined && typeof o.dynamicRegistration !== 'boolean') throw invalid(`${prefix}.dynamicRegistration`, 'it must be a boolean');
   if (o.clientMetadataDocuments !== undefined) checkCimd(o.clientMetadataDocuments, `${prefix}.clientMetadataDocuments`);
   if (o.machineClients !== undefined) checkMachines(o, `${prefix}.machineClients`);

@@ -24,7 +24,7 @@ export const DEFAULT_IDP_ALGORITHMS = ['RS256', 'ES256', 'PS256', 'EdDSA'];
 const refuse = (why: string) => new OAuthError('invalid_grant', `The assertion is refused: ${why}`);
 
 /** POST /oauth/token with grant_type=jwt-bearer and an ID-JAG, for the authenticated client `clientId`. */
-export async function idJagGrant(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function idJagGrant(ctx: ProxyContext, clientId: string, body: Record<string, unknown>, jkt?: string): Promise<Record<string, unknown>> {
   checkResource(ctx, body);
   const assertion = single(body.assertion);
   if (!assertion) throw new OAuthError('invalid_request', 'assertion is required');
@@ -73,7 +73,7 @@ export async function idJagGrant(ctx: ProxyContext, clientId: string, body: Reco
   );
   // Last, so that a refused assertion does not spend its jti.
   if (!(await firstUse(ctx.store, `id-jag|${idp.config.issuer}|${payload.jti}`, payload.exp!))) throw refuse('it was already used (its jti was seen before)');
-  return issueAccessOnly(ctx, { subject, clientId, scopes, resource: ctx.resource, via: idp.config.issuer });
+  return issueAccessOnly(ctx, { subject, clientId, scopes, resource: ctx.resource, via: idp.config.issuer }, jkt);
 }
 
 function explain(error: unknown): string {

@@ -51,9 +51,10 @@ export async function jwksEndpoint(ctx: ProxyContext, req: Request, res: Respons
 }
 
 /** A signed access token for grant `gid` with `scopes`. */
-export async function signAccessToken(ctx: ProxyContext, gid: string, grant: Grant, scopes: readonly string[]): Promise<string> {
+export async function signAccessToken(ctx: ProxyContext, gid: string, grant: Grant, scopes: readonly string[], jkt?: string): Promise<string> {
   const [{ SignJWT }, { privateKey, publicJwk }] = await Promise.all([ctx.jose, ctx.keys]);
-  return new SignJWT({ client_id: grant.clientId, scope: scopes.join(' '), gid })
+  // A DPoP-bound token names its key (RFC 9449 §6.1).
+  return new SignJWT({ client_id: grant.clientId, scope: scopes.join(' '), gid, ...(jkt ? { cnf: { jkt } } : {}) })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: publicJwk.kid })
     .setIssuer(ctx.issuer)
     .setAudience(grant.resource)

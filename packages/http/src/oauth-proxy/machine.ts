@@ -8,10 +8,15 @@ import { OAuthError, random, single, type Grant, type MachineClient, type ProxyC
 import { signAccessToken } from './keys.js';
 
 /** POST /oauth/token with grant_type=client_credentials, for an authenticated machine client. */
-export async function clientCredentials(ctx: ProxyContext, machine: MachineClient, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function clientCredentials(
+  ctx: ProxyContext,
+  machine: MachineClient,
+  body: Record<string, unknown>,
+  jkt?: string,
+): Promise<Record<string, unknown>> {
   checkResource(ctx, body);
   const scopes = grantedScopes(single(body.scope), machine.scopes, `client ${machine.name}`);
-  return issueAccessOnly(ctx, { subject: machine.clientId, clientId: machine.clientId, scopes, resource: ctx.resource, via: 'client_credentials' });
+  return issueAccessOnly(ctx, { subject: machine.clientId, clientId: machine.clientId, scopes, resource: ctx.resource, via: 'client_credentials' }, jkt);
 }
 
 /**
@@ -35,9 +40,9 @@ export function checkResource(ctx: ProxyContext, body: Record<string, unknown>):
 }
 
 /** An access token (no refresh token) for a grant kept as long as the token lives. */
-export async function issueAccessOnly(ctx: ProxyContext, grant: Grant): Promise<Record<string, unknown>> {
+export async function issueAccessOnly(ctx: ProxyContext, grant: Grant, jkt?: string): Promise<Record<string, unknown>> {
   const gid = random();
   await ctx.store.set('grant', gid, { ...grant }, ctx.ttl.access * 1000 + 60_000);
-  const accessToken = await signAccessToken(ctx, gid, grant, grant.scopes);
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: ctx.ttl.access, scope: grant.scopes.join(' ') };
+  const accessToken = await signAccessToken(ctx, gid, grant, grant.scopes, jkt);
+  return { access_token: accessToken, token_type: jkt ? 'DPoP' : 'Bearer', expires_in: ctx.ttl.access, scope: grant.scopes.join(' ') };
 }

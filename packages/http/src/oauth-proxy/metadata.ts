@@ -1,5 +1,6 @@
 /** RFC 8414 authorization server metadata of the proxy (served at the root only: the issuer has no path). */
 import type { Request, Response } from 'express';
+import { DPOP_ALGORITHMS } from '../security/dpop.js';
 import { ASSERTION_ALGORITHMS } from './client-auth.js';
 import { OAUTH_PROXY_PATHS, type ProxyContext } from './context.js';
 import { ID_JAG_PROFILE } from './enterprise.js';
@@ -22,6 +23,7 @@ export function metadataOf(ctx: ProxyContext): Record<string, unknown> {
     token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic', ...(keyClients ? ['private_key_jwt'] : [])],
     ...(keyClients ? { token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS } : {}),
     ...(ctx.enterprise.size ? { authorization_grant_profiles_supported: [ID_JAG_PROFILE] } : {}),
+    ...(ctx.options.dpop ? { dpop_signing_alg_values_supported: DPOP_ALGORITHMS } : {}),
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
   };

@@ -171,6 +171,12 @@ export interface OAuthProxyOptions {
   machineClients?: readonly OAuthProxyMachineClient[];
   /** Enterprise identity providers whose ID-JAGs are accepted (see {@link OAuthProxyEnterpriseIdp}). */
   enterpriseIdps?: readonly OAuthProxyEnterpriseIdp[];
+  /**
+   * DPoP (RFC 9449): a token request with a `DPoP` proof gets tokens bound to its key
+   * (`cnf.jkt`, `token_type: DPoP`; the refresh token too), and the MCP routes check the proofs
+   * (`auth.dpop`). Off by default (SEP-1932 is a draft).
+   */
+  dpop?: boolean;
   /** Most redirect URIs per registered client (default 10). */
   maxRedirectUris?: number;
   /** Where unexpected errors go, with a `where` (never with a token or secret). */

@@ -79,6 +79,8 @@ export class OAuthProxy {
    * `createMcpExpressApp` / `serveHttp` install them on the server they serve.
    */
   readonly extensions: readonly string[];
+  /** Whether its tokens may be DPoP-bound (`dpop`). */
+  readonly dpop: boolean;
 
   private readonly ctx: ProxyContext;
 
@@ -137,6 +139,7 @@ export class OAuthProxy {
         : undefined,
       report: (error, where, code) => this.report(error, where, code),
     };
+    this.dpop = options.dpop === true;
     this.extensions = [...(this.ctx.machines.size ? [CLIENT_CREDENTIALS_EXTENSION] : []), ...(this.ctx.enterprise.size ? [ENTERPRISE_EXTENSION] : [])];
     this.router = this.routes();
     verifiers.set(this, {

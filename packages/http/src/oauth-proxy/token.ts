@@ -6,7 +6,8 @@
  */
 import type { Request, Response } from 'express';
 import { authenticateClient } from './client-auth.js';
-import { OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
+import { DpopProofError, verifyDpopProof } from '../security/dpop.js';
+import { firstUse, OAUTH_PROXY_PATHS, OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
 import { idJagGrant, JWT_BEARER } from './enterprise.js';
 import { signAccessToken } from './keys.js';
 import { clientCredentials } from './machine.js';
@@ -21,6 +22,7 @@ export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Respon
   const body = (req.body ?? {}) as Record<string, unknown>;
   try {
     const who = await authenticateClient(ctx, req, body);
+    const jkt = await dpopKey(ctx, req);
     const grantType = single(body.grant_type);
     const supported = supportedGrants(ctx);
     if (!grantType || !supported.includes(grantType)) {
@@ -28,20 +30,20 @@ export async function tokenEndpoint(ctx: ProxyContext, req: Request, res: Respon
     }
     if (grantType === 'client_credentials') {
       if (who.kind !== 'machine') throw new OAuthError('unauthorized_client', 'Only a machine client of this server may use client_credentials');
-      return void res.json(await clientCredentials(ctx, who.machine, body));
+      return void res.json(await clientCredentials(ctx, who.machine, body, jkt));
     }
     const clientId = who.kind === 'machine' ? who.machine.clientId : who.client.client_id;
-    if (grantType === JWT_BEARER) return void res.json(await idJagGrant(ctx, clientId, body));
+    if (grantType === JWT_BEARER) return void res.json(await idJagGrant(ctx, clientId, body, jkt));
     if (who.kind === 'machine') throw new OAuthError('unauthorized_client', 'A machine client may use client_credentials or the JWT bearer grant only');
-    if (grantType === 'authorization_code') return void res.json(await redeemCode(ctx, clientId, body));
-    return void res.json(await refresh(ctx, clientId, body));
+    if (grantType === 'authorization_code') return void res.json(await redeemCode(ctx, clientId, body, jkt));
+    return void res.json(await refresh(ctx, clientId, body, jkt));
   } catch (error) {
     if (error instanceof OAuthError) return oauthError(res, error, !!req.headers.authorization);
     throw error;
   }
 }
 
-async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<string, unknown>, jkt?: string): Promise<Record<string, unknown>> {
   const code = single(body.code);
   if (!code) throw new OAuthError('invalid_request', 'code is required');
   const key = sha256(code);
@@ -62,10 +64,10 @@ async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<stri
   const gid = record.gid as string;
   const grant = (await ctx.store.get('grant', gid)) as Grant | undefined;
   if (!grant) throw new OAuthError('invalid_grant', 'The authorization was revoked');
-  return issue(ctx, gid, grant, grant.scopes);
+  return issue(ctx, gid, grant, grant.scopes, jkt);
 }
 
-async function refresh(ctx: ProxyContext, clientId: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function refresh(ctx: ProxyContext, clientId: string, body: Record<string, unknown>, jkt?: string): Promise<Record<string, unknown>> {
   const token = single(body.refresh_token);
   if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const key = sha256(token);
@@ -88,7 +90,10 @@ async function refresh(ctx: ProxyContext, clientId: string, body: Record<string,
   const scope = single(body.scope);
   const scopes = scope ? [...new Set(scope.split(' ').filter(Boolean))] : (record.scopes as string[]);
   if (!scopes.every((s) => grant.scopes.includes(s))) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes');
-  return issue(ctx, gid, grant, scopes);
+  // A refresh token bound to a DPoP key is redeemed only with a proof by that key (RFC 9449 §5).
+  if (typeof record.jkt === 'string' && record.jkt !== jkt)
+    throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof signed by it');
+  return issue(ctx, gid, grant, scopes, jkt);
 }
 
 /** The grant types this proxy accepts, as its metadata lists them. */
@@ -102,9 +107,30 @@ function checkResource(ctx: ProxyContext, body: Record<string, unknown>, resourc
 }
 
 /** An access token and a new refresh token for grant `gid`. */
-async function issue(ctx: ProxyContext, gid: string, grant: Grant, scopes: string[]): Promise<Record<string, unknown>> {
-  const accessToken = await signAccessToken(ctx, gid, grant, scopes);
+async function issue(ctx: ProxyContext, gid: string, grant: Grant, scopes: string[], jkt?: string): Promise<Record<string, unknown>> {
+  const accessToken = await signAccessToken(ctx, gid, grant, scopes, jkt);
   const refreshToken = random();
-  await ctx.store.set('refresh', sha256(refreshToken), { gid, clientId: grant.clientId, scopes }, ctx.ttl.refresh * 1000);
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: ctx.ttl.access, refresh_token: refreshToken, scope: scopes.join(' ') };
+  await ctx.store.set('refresh', sha256(refreshToken), { gid, clientId: grant.clientId, scopes, ...(jkt ? { jkt } : {}) }, ctx.ttl.refresh * 1000);
+  return { access_token: accessToken, token_type: jkt ? 'DPoP' : 'Bearer', expires_in: ctx.ttl.access, refresh_token: refreshToken, scope: scopes.join(' ') };
+}
+
+/**
+ * With `dpop` on, the thumbprint of the key of the request's DPoP proof (RFC 9449 §5: `htm` POST,
+ * `htu` the token endpoint, recent, its `jti` once on the store), to bind the tokens to; undefined
+ * without a proof (Bearer tokens). A bad proof is `invalid_dpop_proof`.
+ */
+async function dpopKey(ctx: ProxyContext, req: Request): Promise<string | undefined> {
+  if (!ctx.options.dpop || req.headers.dpop === undefined) return undefined;
+  try {
+    return await verifyDpopProof(
+      await ctx.jose,
+      req.headers.dpop,
+      { method: 'POST', url: `${ctx.issuer}${OAUTH_PROXY_PATHS.token}`, maxAgeSec: 60 },
+      (key, expiresAtSec) => firstUse(ctx.store, key, expiresAtSec),
+    );
+  } catch (error) {
+    if (error instanceof DpopProofError)
+      throw new OAuthError('invalid_dpop_proof', `The DPoP proof is refused: ${error.message.replace(/^the DPoP proof /, 'it ')}`);
+    throw error;
+  }
 }
