@@ -205,7 +205,7 @@ export class OAuthProxy {
       // Public, credential-less endpoints: browser-based MCP clients call them cross-origin.
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, MCP-Protocol-Version');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, DPoP, MCP-Protocol-Version');
       if (_req.method === 'OPTIONS') return void res.status(204).end();
       next();
     };
