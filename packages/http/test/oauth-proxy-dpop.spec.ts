@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { ProtocolServer } from '@typemcp/protocol';
+import { createMcpExpressApp } from '@typemcp/http';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Browser } from '../../../test/support/oidc-provider';
 import { approve, startProxyWorld, tokenRequest, type ProxyWorld } from './support/proxy-world';
@@ -179,4 +181,12 @@ describe('the resource server checks every proof', () => {
     const res = await tokenRequest(w.base, { grant_type: 'client_credentials' }, { ...basic, dpop: await proof(key, 'POST', `${w.base}/oauth/other`) });
     expect(res).toEqual({ status: 400, body: { error: 'invalid_dpop_proof', error_description: 'The DPoP proof is refused: it is for another URL (htu)' } });
   });
+});
+
+it('refuses auth.dpop options that cannot work, naming them', () => {
+  const engine = new ProtocolServer({ serverInfo: { name: 'x', version: '1' } });
+  const build = (dpop: unknown) => createMcpExpressApp(engine, { auth: { verify: () => ({ sub: 'a' }), dpop: dpop as never } });
+  expect(() => build({ maxProofAgeSeconds: 0 })).toThrow(/auth\.dpop\.maxProofAgeSeconds/);
+  expect(() => build({ required: 'yes' })).toThrow(/auth\.dpop\.required/);
+  expect(() => build('on')).toThrow(/auth\.dpop/);
 });

@@ -1,4 +1,4 @@
-/** cimd.ts: metadata document URLs, the trust policy, and how long a document is cached. */
+/** cimd.ts: metadata document URLs, the trust policy, and how long a document is cached; and the checks of the options this issue added. */
 import { OAuthProxy } from '@typemcp/http';
 import { cacheSeconds, checkDocumentUrl } from '../../src/oauth-proxy/cimd';
 
@@ -49,5 +49,32 @@ describe('OAuth proxy part: client metadata documents', () => {
       /allowAddresses/,
     );
     expect(() => new OAuthProxy({ ...base, dynamicRegistration: 'no' as never })).toThrow(/dynamicRegistration/);
+    expect(() => new OAuthProxy({ ...base, dpop: 'yes' as never })).toThrow(/oauthProxy\.dpop/);
+  });
+
+  it('refuses machine clients and enterprise IdPs that cannot work, naming them', () => {
+    const base = { baseUrl: 'https://mcp.example.com', upstream: { issuer: 'https://idp.example.com', clientId: 'p' }, scopes: ['a'] };
+    const secret = 'x'.repeat(32);
+    expect(() => new OAuthProxy({ ...base, machineClients: [{ clientId: 'm', scopes: ['a'] }] })).toThrow(/machineClients\[0\]": give clientSecret or jwks/);
+    expect(() => new OAuthProxy({ ...base, machineClients: [{ clientId: 'm', clientSecret: 'short', scopes: ['a'] }] })).toThrow(/clientSecret.*32 characters/);
+    expect(() => new OAuthProxy({ ...base, machineClients: [{ clientId: 'https://a.example/c', clientSecret: secret, scopes: ['a'] }] })).toThrow(
+      /not an https URL/,
+    );
+    expect(
+      () =>
+        new OAuthProxy({
+          ...base,
+          machineClients: [
+            { clientId: 'm', clientSecret: secret, scopes: ['a'] },
+            { clientId: 'm', clientSecret: secret, scopes: ['a'] },
+          ],
+        }),
+    ).toThrow(/m is given twice/);
+    expect(() => new OAuthProxy({ ...base, machineClients: [{ clientId: 'm', clientSecret: secret, scopes: ['b'] }] })).toThrow(/only the proxy's scopes/);
+    expect(() => new OAuthProxy({ ...base, machineClients: [{ clientId: 'm', jwks: { keys: [{ kty: 'EC', d: 'private' }] }, scopes: [] }] })).toThrow(
+      /no private parts/,
+    );
+    expect(() => new OAuthProxy({ ...base, enterpriseIdps: [{ issuer: 'not a url' }] })).toThrow(/enterpriseIdps\[0\]\.issuer/);
+    expect(() => new OAuthProxy({ ...base, enterpriseIdps: [{ issuer: 'https://acme.example', algorithms: ['HS256'] }] })).toThrow(/asymmetric/);
   });
 });
