@@ -30,7 +30,7 @@ import { callbackEndpoint } from './callback.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import { ClientMetadataDocuments } from './cimd.js';
 import { registerEndpoint } from './clients.js';
-import { OAUTH_PROXY_PATHS, OAuthError, sha256, type Grant, type ProxyContext } from './context.js';
+import { firstUse, OAUTH_PROXY_PATHS, OAuthError, sha256, type Grant, type ProxyContext } from './context.js';
 import { DEFAULT_IDP_ALGORITHMS } from './enterprise.js';
 import { checkAccessToken, jwksEndpoint, loadKeys, type OAuthProxyPrincipal } from './keys.js';
 import { metadataEndpoint, metadataOf } from './metadata.js';
@@ -144,6 +144,8 @@ export class OAuthProxy {
     this.router = this.routes();
     verifiers.set(this, {
       issuer: this.issuer,
+      // DPoP proofs at the MCP routes are used once across every instance sharing the store.
+      firstUse: (key, expiresAtSec) => firstUse(this.store, key, expiresAtSec),
       verify: async (token) => {
         let checked: OAuthProxyPrincipal | TokenRejectedError;
         try {

@@ -78,7 +78,7 @@ export class BearerAuth {
         await import('jose'),
         req.headers.dpop,
         { method: req.method ?? 'GET', url, accessToken: token, maxAgeSec: this.options.dpop!.maxProofAgeSeconds },
-        (key, expiresAtSec) => this.proofs.first(key, expiresAtSec * 1000),
+        (key, expiresAtSec) => (this.verifier?.firstUse ? this.verifier.firstUse(key, expiresAtSec) : this.proofs.first(key, expiresAtSec * 1000)),
       );
     } catch (error) {
       if (error instanceof DpopProofError) throw this.dpopChallenge('invalid_dpop_proof', error.message);
