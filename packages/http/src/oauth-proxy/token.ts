@@ -1,12 +1,15 @@
 /**
- * `/oauth/token`: client authentication (client-auth.ts), then the grant: the proxy's own code (single use; a reused code revokes its grant) with the PKCE verifier, and
- * refresh tokens with rotation (a reused one revokes its grant). The store's atomic `take` makes
- * each code and refresh token redeemable once, across instances sharing the store. Machine
- * access (client_credentials) is machine.ts, enterprise ID-JAGs (JWT bearer) enterprise.ts.
+ * `/oauth/token`: client authentication (client-auth.ts), then the grant: the proxy's own code
+ * (single use; a reused code revokes its grant) with the PKCE verifier, and refresh tokens with
+ * rotation (a reused one revokes its grant). The store's atomic `take` makes each code and
+ * refresh token redeemable once, across instances sharing the store. Machine access
+ * (client_credentials) is machine.ts, enterprise ID-JAGs (JWT bearer) enterprise.ts. With
+ * `dpop`, a request's proof binds the tokens to its key (a bound refresh token then needs one;
+ * a refused attempt spends it, as any other use would).
  */
 import type { Request, Response } from 'express';
-import { authenticateClient } from './client-auth.js';
 import { DpopProofError, verifyDpopProof } from '../security/dpop.js';
+import { authenticateClient } from './client-auth.js';
 import { firstUse, OAUTH_PROXY_PATHS, OAuthError, PENDING_TTL_MS, random, safeEqual, sha256, single, type Grant, type ProxyContext } from './context.js';
 import { idJagGrant, JWT_BEARER } from './enterprise.js';
 import { signAccessToken } from './keys.js';
