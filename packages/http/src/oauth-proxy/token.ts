@@ -50,44 +50,29 @@ async function redeemCode(ctx: ProxyContext, clientId: string, body: Record<stri
   const code = single(body.code);
   if (!code) throw new OAuthError('invalid_request', 'code is required');
   const key = sha256(code);
-  const record = await ctx.store.take('code', key);
-  if (!record) {
-    // A code used twice: the first redemption may have been an attacker's, so its grant goes (OAuth 2.1 §4.1.3).
-    const used = await ctx.store.get('used-code', key);
-    if (used) await ctx.store.delete('grant', used.gid as string);
-    throw new OAuthError('invalid_grant', 'The authorization code is invalid, expired or already used');
-  }
-  await ctx.store.set('used-code', key, { gid: record.gid }, PENDING_TTL_MS);
+  const { record, grant } = await spend(ctx, 'code', 'used-code', key, PENDING_TTL_MS);
+  if (!record) throw new OAuthError('invalid_grant', 'The authorization code is invalid, expired or already used');
   if (record.clientId !== clientId) throw new OAuthError('invalid_grant', 'The authorization code was issued to another client');
   if (single(body.redirect_uri) !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   const verifier = single(body.code_verifier);
   if (!verifier || !VERIFIER.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is required (43 to 128 unreserved characters)');
   if (!safeEqual(sha256(verifier), record.codeChallenge as string)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   checkResource(ctx, body, record.resource as string);
-  const gid = record.gid as string;
-  const grant = (await ctx.store.get('grant', gid)) as Grant | undefined;
   if (!grant) throw new OAuthError('invalid_grant', 'The authorization was revoked');
-  return issue(ctx, gid, grant, grant.scopes, jkt);
+  return issue(ctx, record.gid as string, grant, grant.scopes, jkt);
 }
 
 async function refresh(ctx: ProxyContext, clientId: string, body: Record<string, unknown>, jkt?: string): Promise<Record<string, unknown>> {
   const token = single(body.refresh_token);
   if (!token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const key = sha256(token);
-  const record = await ctx.store.take('refresh', key);
-  if (!record) {
-    // A rotated refresh token used again: stolen or replayed, so the whole grant goes (RFC 9700 §4.14).
-    const used = await ctx.store.get('used-refresh', key);
-    if (used) await ctx.store.delete('grant', used.gid as string);
-    throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired or already used');
-  }
+  const { record, grant } = await spend(ctx, 'refresh', 'used-refresh', key, ctx.ttl.refresh * 1000);
+  if (!record) throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired or already used');
   const gid = record.gid as string;
-  await ctx.store.set('used-refresh', key, { gid }, ctx.ttl.refresh * 1000);
   if (record.clientId !== clientId) {
     await ctx.store.delete('grant', gid);
     throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
   }
-  const grant = (await ctx.store.get('grant', gid)) as Grant | undefined;
   if (!grant) throw new OAuthError('invalid_grant', 'The authorization was revoked');
   checkResource(ctx, body, grant.resource);
   const scope = single(body.scope);
@@ -97,6 +82,42 @@ async function refresh(ctx: ProxyContext, clientId: string, body: Record<string,
   if (typeof record.jkt === 'string' && record.jkt !== jkt)
     throw new OAuthError('invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a DPoP proof signed by it');
   return issue(ctx, gid, grant, scopes, jkt);
+}
+
+/**
+ * Spends a single-use record (a code or a refresh token) under `key`: at most one caller gets it,
+ * however many race on however many instances, and every other use of it revokes its grant
+ * (OAuth 2.1 §4.1.3 for codes, RFC 9700 §4.14.2 for refresh tokens: the first use may have been
+ * an attacker's). With the store's atomic `add`, the winner is the one whose used-marker went in
+ * first, and it read the grant before that, so a replay racing it cannot take the grant from
+ * under it (the replay revokes it right after: the winner's new tokens die with it). Without
+ * `add`, the record is taken (`take`) and the marker set after it, so a replay racing the winner
+ * may miss the revocation.
+ */
+async function spend(
+  ctx: ProxyContext,
+  kind: 'code' | 'refresh',
+  usedKind: 'used-code' | 'used-refresh',
+  key: string,
+  usedTtlMs: number,
+): Promise<{ record?: Record<string, unknown>; grant?: Grant }> {
+  const store = ctx.store;
+  const replayed = async (gid: unknown) => {
+    if (typeof gid === 'string') await store.delete('grant', gid);
+    return {};
+  };
+  if (!store.add) {
+    const record = await store.take(kind, key);
+    if (!record) return replayed((await store.get(usedKind, key))?.gid);
+    await store.set(usedKind, key, { gid: record.gid }, usedTtlMs);
+    return { record, grant: (await store.get('grant', record.gid as string)) as Grant | undefined };
+  }
+  const record = await store.get(kind, key);
+  if (!record) return replayed((await store.get(usedKind, key))?.gid);
+  const grant = (await store.get('grant', record.gid as string)) as Grant | undefined;
+  if (!(await store.add(usedKind, key, { gid: record.gid }, usedTtlMs))) return replayed(record.gid);
+  await store.delete(kind, key);
+  return { record, grant };
 }
 
 /** The grant types this proxy accepts, as its metadata lists them. */
