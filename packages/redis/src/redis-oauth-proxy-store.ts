@@ -1,10 +1,10 @@
 /**
  * The OAuth proxy's store in Redis (the OAuthProxyStore port of @typemcp/http), shared by every
  * instance of a proxy: one string per record, `<prefix>:oa:<kind>:{<key>}`, its JSON with the
- * record's TTL. Single use holds across instances because each step is one atomic command:
- * `take` is GETDEL (a code or refresh token redeemed twice, anywhere, is redeemed once), `add` is
- * SET NX (a JWT id seen twice, anywhere, is seen once). Keys are what the proxy gives: digests
- * of codes and tokens, random ids, never a token itself.
+ * record's TTL. Single use holds across instances because each step is one atomic command: `add`
+ * is SET NX (a code's or refresh token's used-marker, a JWT id: added once, anywhere), `take` is
+ * GETDEL. Keys are what the proxy gives: digests of codes and tokens, random ids, never a token
+ * itself.
  */
 import type { OAuthProxyStore, OAuthRecordKind } from '@typemcp/http';
 import type { RedisConnection } from './redis-connection.js';

@@ -4,7 +4,7 @@
  * and one signing key, in front of a real oidc-provider upstream. The official SDK 1.x client's
  * authProvider flow goes through the balancer with every hop on another instance (registration,
  * authorize, consent, callback, token, MCP calls), then a refresh on a third; and 50 concurrent
- * replays of one refresh token, of which exactly one wins (GETDEL), the rest refused, and the
+ * replays of one refresh token, of which exactly one wins (SET NX), the rest refused, and the
  * grant revoked for the replay (RFC 9700 §4.14). Needs Redis (REDIS_URL): without it the test fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
