@@ -1,5 +1,5 @@
 // Dependency rules (dependency-cruiser, `npm run deps`): no import cycles, and the packages import only downward:
-// protocol <- core <- http, gateway, testing, cli; create-typemcp stands alone; apps and bench sit on top. A cycle fails,
+// protocol <- core <- http, gateway, skills, testing, cli; create-typemcp stands alone; apps and bench sit on top. A cycle fails,
 // whether through a run-time import or of type-only imports (a cycle of types is still a cycle in the design).
 // `@typemcp/*` resolves to packages/*/src.
 
@@ -11,6 +11,7 @@ const MAY_IMPORT = {
   otel: ['protocol'],
   redis: ['protocol', 'http'],
   gateway: ['protocol', 'core'],
+  skills: ['protocol', 'core'],
   testing: ['protocol', 'core'],
   apps: ['protocol', 'core'],
   cli: ['protocol', 'core', 'http', 'gateway', 'apps'],

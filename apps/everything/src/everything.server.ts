@@ -8,11 +8,14 @@ import { ExtrasService } from './services/extras.service.js';
 import { MultiRoundService } from './services/multi-round.service.js';
 import { PromptsService, ResourcesService } from './services/resources.service.js';
 import { TasksService } from './services/tasks.service.js';
+import { SKILLS_DIR, SkillsService } from './services/skills.service.js';
+import { skills } from '@typemcp/skills';
 import { sleep } from './fixtures.js';
 
 /**
  * A fresh everything server, for every revision from 2024-11-05 to 2026-07-28 (the dynamic
- * tool and prompt services are added at run time by the toggle/trigger tools).
+ * tool and prompt services are added at run time by the toggle/trigger tools), with the skills
+ * extension.
  */
 export function createEverythingServer(options: Pick<ServerOptions, 'tasks'> = {}): TypeMcpServer {
   const server = createServer({
@@ -22,8 +25,9 @@ export function createEverythingServer(options: Pick<ServerOptions, 'tasks'> = {
     version: '0.1.0',
     description: 'Every MCP feature under the conformance suite fixture names',
     instructions: 'A test server: every tool, resource and prompt of the MCP conformance suite, plus `add`.',
-    services: [ExtrasService, ContentToolsService, ClientRequestsService, ResourcesService, PromptsService, MultiRoundService, TasksService, AppsService],
-    extensions: [appsExtension()],
+    services: [ExtrasService, ContentToolsService, ClientRequestsService, ResourcesService, PromptsService, MultiRoundService, TasksService, SkillsService, AppsService],
+    // io.modelcontextprotocol/skills: the skills folder and SkillsService's generated skill; io.modelcontextprotocol/ui: the counter app.
+    extensions: [skills({ dir: SKILLS_DIR }), appsExtension()],
   });
   addTaskAfterQuestionTool(server);
   return server;

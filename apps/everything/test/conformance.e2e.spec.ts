@@ -4,15 +4,21 @@
  * - 0.1.13 (`--suite all`): all 32 server scenarios of the legacy era.
  * - 0.2.0-alpha.12 (`--requirements 2026-07-28` and `--requirements 2025-11-25`): every scenario
  *   each revision requires. That release needs Node 22 (test/support/node22.ts).
+ * - 0.2.0-alpha.12's three io.modelcontextprotocol/skills scenarios (SEP-2640), which no
+ *   requirements file lists (extensions are optional): each run by name, at 2026-07-28 (every
+ *   check runs and passes) and forced at 2025-11-25 (the same, but for the two checks of
+ *   2026-07-28 caching hints, which the suite skips there as not applicable).
  * conformance-scale-out.e2e.spec.ts runs the same suites against three instances on Redis.
  */
 import { node22 } from '../../../test/support/node22';
 import {
+  checksOf,
   expectEverySuiteScenarioPassed,
   LEGACY_SUITE,
   NEXT_SUITE,
   requiredScenarios,
   runSuite,
+  SKILLS_SCENARIOS,
   startEverything,
   summaryOf,
   type EverythingProcess,
@@ -58,4 +64,34 @@ describe.each(['2026-07-28', '2025-11-25'])('conformance 0.2.0-alpha.12 --requir
     if (revision === '2026-07-28') expect(lines.filter((l) => l.name.startsWith('tasks-') && l.ok).length).toBe(10);
     expect({ code, tail: code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, tail: '' });
   }, 120_000);
+});
+
+describe.each(['2026-07-28', '2025-11-25'])('conformance 0.2.0-alpha.12 skills scenarios (SEP-2640) at %s', (revision) => {
+  if (!node22.bin) {
+    process.stdout.write(`SKIPPED conformance skills scenarios at ${revision}: ${node22.reason}\n`);
+    it.skip(`passes the three SEP-2640 scenarios (no Node 22: ${node22.reason})`, () => undefined);
+    return;
+  }
+  // The scenarios' own default revision is 2026-07-28; the legacy era is asked for with --force.
+  const era = revision === '2026-07-28' ? [] : ['--spec-version', revision, '--force'];
+  const notApplicable = revision === '2026-07-28' ? [] : ['sep-2640-skills-get-cache-attributes', 'sep-2640-skills-list-cache-attributes'];
+
+  it.each(SKILLS_SCENARIOS)(
+    '%s: every check runs and passes',
+    async (scenario, count) => {
+      const url = await startServer();
+      const { code, output } = await runSuite(node22.bin!, NEXT_SUITE.cli, ['server', '--url', url, '--scenario', scenario, '--verbose', ...era]);
+      const checks = checksOf(output);
+      expect(checks).toHaveLength(count);
+      expect(
+        checks
+          .filter((c) => c.status === 'SKIPPED')
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(scenario === 'sep-2640-skills-enumeration' ? notApplicable : []);
+      expect(checks.filter((c) => c.status !== 'SUCCESS' && c.status !== 'SKIPPED')).toEqual([]);
+      expect({ code, tail: code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, tail: '' });
+    },
+    60_000,
+  );
 });

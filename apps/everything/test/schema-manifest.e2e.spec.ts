@@ -76,6 +76,8 @@ describe('schema manifest: typemcp build, start-up with and without it, --check'
     root = mkdtempSync(path.join(os.tmpdir(), 'typemcp-manifest-'));
     dist = path.join(root, 'dist');
     cpSync(BUILT, dist, { recursive: true, filter: (source) => !path.basename(source).includes(MANIFEST) });
+    // The skills folder the app serves sits beside dist/.
+    cpSync(path.join(BUILT, '..', 'skills'), path.join(root, 'skills'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
     plain = await serve(dist, { TYPEMCP_MANIFEST: 'off' });
   }, 60_000);

@@ -415,8 +415,20 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
 
   it('lists and reads every resource, lists templates, reads a template URI, and answers an unknown URI with -32002', async () => {
     const { resources } = await client.listResources(undefined, TIMEOUT);
-    expect(resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource', 'ui://everything/counter']);
-    const rawResources = (s.transport.responseTo('resources/list').result as { resources: JsonObject[] }).resources;
+    // The skills folder's SKILL.md files (io.modelcontextprotocol/skills, installed before the services are bound; their
+    // other files are not listed), the fixtures, then the SKILL.md of SkillsService's generated skill.
+    expect(resources.map((r) => r.uri)).toEqual([
+      'skill://acme/support/refunds/SKILL.md',
+      'skill://everything-guide/SKILL.md',
+      'test://static-text',
+      'test://static-binary',
+      'test://watched-resource',
+      'ui://everything/counter',
+      'skill://live/server-status/SKILL.md',
+    ]);
+    const rawResources = (s.transport.responseTo('resources/list').result as { resources: JsonObject[] }).resources.filter((r) =>
+      (r.uri as string).startsWith('test://'),
+    );
     expect(rawResources.every((r) => 'title' in r)).toBe(since(revision, '2025-06-18'));
     expect(rawResources.some((r) => 'title' in r)).toBe(since(revision, '2025-06-18'));
 

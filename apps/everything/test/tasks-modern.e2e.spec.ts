@@ -107,7 +107,7 @@ describe('tasks extension (2026-07-28) over HTTP', () => {
   it('is advertised as an extension, and tools carry no 2025-11-25 execution field', async () => {
     const discover = await rpc('alice', 'server/discover');
     const caps = discover.result!.capabilities as JsonObject;
-    expect(caps.extensions).toEqual({ [EXT]: {} });
+    expect(caps.extensions).toEqual({ [EXT]: {}, 'io.modelcontextprotocol/skills': { directoryRead: true } });
     expect(caps.tasks).toBeUndefined();
     const { result } = await rpc('alice', 'tools/list');
     const tools = result!.tools as JsonObject[];

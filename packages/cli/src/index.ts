@@ -3,6 +3,7 @@
  * what the commands run, for scripts and tests.
  */
 export { addItem, type AddOptions, type AddResult } from './add/add-item.js';
+export { addSkill, type AddSkillOptions } from './add/add-skill.js';
 export { addOpenApi, type AddOpenApiOptions, type AddOpenApiResult } from './openapi/add-openapi.js';
 export type { OperationFilter, UnmappedOperation } from './openapi/operations.js';
 export { ITEM_KINDS, itemNames, type ItemKind, type ItemNames } from './add/names.js';

@@ -79,7 +79,7 @@ describe('typemcp add', () => {
     expect(await typemcp(['add', 'widget', 'x'], dir)).toMatchObject({
       code: 2,
       stderr:
-        "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt, openapi.\n(typemcp <command> --help shows a command's usage)\n",
+        "error: command-argument value 'widget' is invalid for argument 'kind'. Allowed choices are tool, resource, prompt, skill, openapi.\n(typemcp <command> --help shows a command's usage)\n",
     });
   }, 60_000);
 });

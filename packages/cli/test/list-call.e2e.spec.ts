@@ -18,17 +18,24 @@ describe('typemcp list', () => {
     expect(stdout).toMatch(/^Tools\n/);
     expect(stdout).toContain('\n  add(a: number, b: number)  Adds two numbers');
     expect(stdout).toContain('  test_slow_operation(durationMs?: integer)');
-    expect(stdout).toContain('\n\nResources\n  test://static-text');
+    // The skills' SKILL.md files first (the extension registers them before the services are bound).
+    expect(stdout).toContain('\n\nResources\n  skill://acme/support/refunds/SKILL.md');
+    expect(stdout).toContain('\n  test://static-text');
     expect(stdout).toContain('\n\nResource templates\n  test://template/{id}/data');
     expect(stdout).toContain('\n\nPrompts\n  test_simple_prompt()');
     expect(stdout).toContain('  test_prompt_with_arguments(arg1, arg2)');
+    // The skills extension's skills/list: each skill's files (count and bytes) or "generated".
+    expect(stdout).toMatch(/\n\nSkills\n {2}skill:\/\/acme\/support\/refunds\/SKILL\.md \(2 files, \d+ B\) {2}Answer a customer's refund request/);
+    expect(stdout).toMatch(/\n {2}skill:\/\/everything-guide\/SKILL\.md \(4 files, \d+ B\) {2}Find your way around/);
+    expect(stdout).toContain('\n  skill://live/server-status/SKILL.md (generated)  Read this server');
   });
 
   it('prints the raw lists with --json', async () => {
     const { code, stdout } = await typemcp(['list', '--json', ...SERVER]);
     expect(code).toBe(0);
     const listing = JSON.parse(stdout) as Record<string, { name: string }[]>;
-    expect(Object.keys(listing)).toEqual(['tools', 'resources', 'resourceTemplates', 'prompts']);
+    expect(Object.keys(listing)).toEqual(['tools', 'resources', 'resourceTemplates', 'prompts', 'skills']);
+    expect(listing.skills).toContainEqual(expect.objectContaining({ uri: 'skill://live/server-status/SKILL.md', resources: 'dynamic' }));
     expect(listing.tools).toContainEqual(expect.objectContaining({ name: 'add', inputSchema: expect.objectContaining({ required: ['a', 'b'] }) }));
   });
 });

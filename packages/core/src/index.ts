@@ -20,7 +20,7 @@ export { Resource } from './decorators/resource.decorator.js';
 export { Tool } from './decorators/tool.decorator.js';
 export { UseInterceptors } from './decorators/use-interceptors.decorator.js';
 export { ExtensionData } from './decorators/extension-data.decorator.js';
-export type { ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
+export type { ExtensionManifest, ExtensionMember, ExtensionService, ServerExtension } from './extensions/server-extension.interface.js';
 export type { CallNext, Interceptor, InterceptorCall, InterceptorRef } from './interceptors/interceptor.interface.js';
 export type { InterceptedFeature, Invoke } from './interceptors/interceptor-chain.js';
 export { rateLimit, RateLimitInterceptor, type RateLimitOptions } from './interceptors/rate-limit.interceptor.js';

@@ -10,7 +10,7 @@ import {
 } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'apps' | 'http' | 'redis' | 'gateway' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'apps' | 'http' | 'redis' | 'gateway' | 'skills' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;
@@ -77,8 +77,8 @@ export function buildPackageJson(
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
   if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
-  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set).
-  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS);
+  // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set); its skills folder is served by @typemcp/skills.
+  if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS, { '@typemcp/skills': sources.skills });
   // MCP Apps: the extension and its bundler (esbuild); the view's App class is bundled, a build-time dependency.
   if (options.template === 'app') dependencies['@typemcp/apps'] = sources.apps;
   const pkg: GeneratedPackageJson = {
@@ -102,6 +102,10 @@ export function buildPackageJson(
   };
   if (Object.values(sources).some((s) => s.startsWith('file:'))) {
     pkg.overrides = Object.fromEntries(Object.entries(sources).map(([name, source]) => [`@typemcp/${name}`, source]));
+    // npm 11 never finishes resolving an override with a `file:` spec for a package the project
+    // reaches only as a peer (core's optional peer @typemcp/http, which the CLI installs anyway):
+    // it retries the tarball forever ("seems to be corrupted. Trying again"). A direct edge avoids it.
+    if (!dependencies['@typemcp/http']) pkg.devDependencies = sorted({ ...pkg.devDependencies, '@typemcp/http': sources.http });
   }
   return pkg;
 }

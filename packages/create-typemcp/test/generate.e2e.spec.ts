@@ -49,7 +49,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
   let parent: string;
   let dir: string;
   beforeAll(() => {
-    for (const pkg of ['protocol', 'core', 'http', 'redis', 'gateway', 'testing', 'cli', 'create-typemcp']) {
+    for (const pkg of ['protocol', 'core', 'http', 'redis', 'gateway', 'skills', 'testing', 'cli', 'create-typemcp']) {
       if (!existsSync(path.join(ROOT, 'packages', pkg, 'dist/index.js'))) throw new Error(`packages/${pkg} is not built: run \`npm run build\` first`);
     }
     parent = mkdtempSync(path.join(tmpdir(), 'create-typemcp-e2e-'));
@@ -73,6 +73,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
       'typemcp-http-0.1.0.tgz',
       'typemcp-protocol-0.1.0.tgz',
       'typemcp-redis-0.1.0.tgz',
+      'typemcp-skills-0.1.0.tgz',
       'typemcp-testing-0.1.0.tgz',
     ]);
     // The install printed nothing that looks wrong (npm's own output, shown when it fails, is checked by running it again).
@@ -93,6 +94,8 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     const listed = await sh('sh', ['-c', project[1]!], dir);
     expect(listed.output).toMatch(/typemcp build: wrote dist\/typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)/);
     expect(listed.output).toContain('greet(name: string');
+    // The example's one skill (skills/greeting-etiquette, served by @typemcp/skills).
+    expect(listed.output).toMatch(/\nSkills\n {2}skill:\/\/greeting-etiquette\/SKILL\.md \(1 file, \d+ B\) {2}Greet someone in their own language/);
     expect(listed.code).toBe(0);
     expect(await sh('sh', ['-c', project[2]!], dir)).toEqual({ code: 0, output: 'Hello, Ada!\n' });
     // npm run dev keeps running (in a terminal): it is up once the server says it serves, then stopped.

@@ -11,6 +11,7 @@ const registry: PackageSources = {
   http: '0.1.0',
   redis: '0.1.0',
   gateway: '0.1.0',
+  skills: '0.1.0',
   testing: '0.1.0',
   cli: '0.1.0',
 };
@@ -67,6 +68,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     http: file('http'),
     redis: file('redis'),
     gateway: file('gateway'),
+    skills: file('skills'),
     testing: file('testing'),
     cli: file('cli'),
   };
@@ -79,9 +81,17 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
     '@typemcp/http': file('http'),
     '@typemcp/redis': file('redis'),
     '@typemcp/gateway': file('gateway'),
+    '@typemcp/skills': file('skills'),
     '@typemcp/testing': file('testing'),
     '@typemcp/cli': file('cli'),
   });
+  expect(pkg.devDependencies['@typemcp/http']).toBeUndefined();
+  // A stdio project reaches @typemcp/http only as core's peer (and the CLI's dependency): it gets a
+  // direct edge, without which npm 11 retried the tarball forever (generate.e2e installs one).
+  const stdio = buildPackageJson({ name: 'a', transport: 'stdio' }, sources);
+  expect(stdio.dependencies['@typemcp/http']).toBeUndefined();
+  expect(stdio.devDependencies['@typemcp/http']).toBe(file('http'));
+  expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).devDependencies['@typemcp/http']).toBeUndefined();
 });
 
 it('adds a local identity provider (oidc-provider, `npm run idp`) only to a project protected by the OAuth proxy', () => {
@@ -94,9 +104,9 @@ it('adds a local identity provider (oidc-provider, `npm run idp`) only to a proj
   expect(proxied.dependencies['@typemcp/http']).toBe('0.1.0');
 });
 
-it('adds the PostgreSQL client to the example (its Database) and @typemcp/redis with --redis', () => {
+it('adds the PostgreSQL client (its Database) and @typemcp/skills (its skills folder) to the example, and @typemcp/redis with --redis', () => {
   const example = buildPackageJson({ name: 'a', transport: 'http', template: 'example' }, registry);
-  expect(example.dependencies).toMatchObject({ pg: EXAMPLE_DEPENDENCY_VERSIONS.pg, pino: DEPENDENCY_VERSIONS.pino });
+  expect(example.dependencies).toMatchObject({ pg: EXAMPLE_DEPENDENCY_VERSIONS.pg, pino: DEPENDENCY_VERSIONS.pino, '@typemcp/skills': '0.1.0' });
   expect(example.devDependencies).toMatchObject({
     '@types/pg': EXAMPLE_DEV_DEPENDENCY_VERSIONS['@types/pg'],
     'pino-pretty': DEV_DEPENDENCY_VERSIONS['pino-pretty'],
@@ -104,6 +114,7 @@ it('adds the PostgreSQL client to the example (its Database) and @typemcp/redis 
   expect(example.dependencies['@typemcp/redis']).toBeUndefined();
   const blank = buildPackageJson({ name: 'a', transport: 'http', template: 'blank', redis: true }, registry);
   expect(blank.dependencies.pg).toBeUndefined();
+  expect(blank.dependencies['@typemcp/skills']).toBeUndefined();
   expect(blank.dependencies['@typemcp/redis']).toBe('0.1.0');
 });
 

@@ -94,6 +94,19 @@ class Local {
   }
 }
 
+@McpService({ deferred: true })
+class Jobs {
+  @Tool({ name: 'batch', description: 'Runs only as a task', task: 'required' })
+  batch() {
+    return 'done';
+  }
+
+  @Tool({ name: 'maybe_batch', description: 'A task when the client can take one', task: 'optional' })
+  maybeBatch() {
+    return 'maybe done';
+  }
+}
+
 const library = () => createServer({ name: 'library', version: '1.0.0', services: [Library, Topics] });
 const gateway = () => createServer({ name: 'gateway', version: '1.0.0', services: [] });
 
@@ -194,6 +207,20 @@ describe('tool transforms', () => {
     expect(tools.map((t) => t.name)).not.toContain('lib_admin_reset');
     expect(textOf(await client.callTool('lib_call_tool', { name: 'lib_find_books', arguments: { query: 'emma' } }))).toBe('found emma');
     expect(await client.callTool('lib_call_tool', { name: 'nope' })).toMatchObject({ isError: true });
+  });
+
+  it('keep task support; tool search, which calls tools plainly, leaves task-only tools out and says why', async () => {
+    const direct = library();
+    direct.addService(Jobs);
+    const outer = gateway();
+    await mount(outer, direct, { namespace: 'lib' });
+    expect(outer.engine.registry.tool('lib_batch')?.task).toEqual({ support: 'required' });
+    expect(outer.engine.registry.tool('lib_maybe_batch')?.task).toEqual({ support: 'optional' });
+
+    const searched = library();
+    searched.addService(Jobs);
+    const m = await mount(gateway(), searched, { namespace: 'lib', tools: { search: true } });
+    expect(m.skipped).toEqual([{ kind: 'tool', name: 'batch', reason: 'it runs only as a task, and tool search calls tools plainly' }]);
   });
 });
 

@@ -114,6 +114,21 @@ export interface AuthOptions {
    * key order ignored).
    */
   samePrincipal?(a: unknown, b: unknown): boolean;
+  /**
+   * DPoP (RFC 9449) sender-constrained tokens. With it, `Authorization: DPoP <token>` is accepted
+   * with a `DPoP` proof for this request (method, URL, token hash, recent, used once), and only
+   * when the token is bound to the proof's key (`cnf.jkt`); a bound token sent as `Bearer` is
+   * refused. Off by default (SEP-1932, DPoP for MCP, is a draft).
+   */
+  dpop?: DpopAuthOptions;
+}
+
+/** `auth.dpop`. @publicApi */
+export interface DpopAuthOptions {
+  /** Refuse tokens that are not DPoP-bound (default false: Bearer tokens still work). */
+  required?: boolean;
+  /** Oldest accepted proof, in seconds (default 60). */
+  maxProofAgeSeconds?: number;
 }
 
 /**

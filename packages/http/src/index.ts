@@ -21,6 +21,12 @@ export type { SessionStore, StoredSession } from './sessions/session-store.inter
 export type { SharedMessage, SharedSessionRecord, SharedState, SharedStateHealth } from './scale-out/shared-state.interface.js';
 export { closeSseStream } from './streamable/close-sse-stream.js';
 export type { HealthCheck, ReadinessReport } from './health/readiness.js';
-export { OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
-export type { OAuthProxyOptions, OAuthProxyUpstream, OAuthUpstreamTokens } from './oauth-proxy/oauth-proxy-options.interface.js';
+export { CLIENT_CREDENTIALS_EXTENSION, ENTERPRISE_EXTENSION, OAUTH_PROXY_PATHS, OAuthProxy, type OAuthProxyPrincipal } from './oauth-proxy/oauth-proxy.js';
+export type {
+  OAuthProxyClientMetadataDocuments,
+  OAuthProxyOptions,
+  OAuthProxyUpstream,
+  OAuthUpstreamTokens,
+} from './oauth-proxy/oauth-proxy-options.interface.js';
+export type { AddressKind } from './outbound/address-guard.js';
 export { MemoryOAuthProxyStore, type MemoryOAuthProxyStoreOptions, type OAuthProxyStore, type OAuthRecordKind } from './oauth-proxy/oauth-proxy-store.js';

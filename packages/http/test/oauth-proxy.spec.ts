@@ -339,13 +339,14 @@ describe('OAuth proxy refusals', () => {
     ['a foreign resource (RFC 8707)', { code_challenge: pkce().challenge, resource: 'https://other.example.com/mcp' }, 'invalid_target'],
     ['an unoffered scope', { code_challenge: pkce().challenge, scope: 'admin' }, 'invalid_scope'],
     ['response_type=token', { code_challenge: pkce().challenge, response_type: 'token' }, 'unsupported_response_type'],
-  ])('refuses %s with a redirect carrying the error and the state', async (_what, params, error) => {
+  ])('refuses %s with a redirect carrying the error, the state and iss (RFC 9207)', async (_what, params, error) => {
     const res = await fetch(authorizeUrl(params), { redirect: 'manual' });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
     expect(location.toString().startsWith(REDIRECT)).toBe(true);
     expect(location.searchParams.get('error')).toBe(error);
     expect(location.searchParams.get('state')).toBe('st-1');
+    expect(location.searchParams.get('iss')).toBe(w.base);
   });
 
   it('redeems a code once, with the right verifier and redirect URI; a reused code revokes what the first redemption got', async () => {
@@ -512,7 +513,11 @@ describe('OAuth proxy refusals', () => {
     // Denied: back to the client with access_denied and its state, nothing upstream.
     const denied = await browser.request(action, { form: { ...fields, decision: 'deny' } });
     const location = new URL(denied.headers.get('location')!);
-    expect([location.searchParams.get('error'), location.searchParams.get('state')]).toEqual(['access_denied', 'st-1']);
+    expect([location.searchParams.get('error'), location.searchParams.get('state'), location.searchParams.get('iss')]).toEqual([
+      'access_denied',
+      'st-1',
+      w.base,
+    ]);
   });
 
   it('completes the upstream callback only in the browser that consented (an upstream link sent to someone else fails)', async () => {
@@ -587,7 +592,13 @@ describe('OAuth proxy: upstream failures, cookies on https, options', () => {
         url.searchParams.set(k, v);
       }
       const back = await approveInBrowser(w, new Browser(), url.toString());
-      expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code')]).toEqual(['server_error', 'st-9', null]);
+      // RFC 9207: the error carries iss too, like a code would.
+      expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code'), back.searchParams.get('iss')]).toEqual([
+        'server_error',
+        'st-9',
+        null,
+        w.base,
+      ]);
       expect(w.errors).toHaveLength(1);
       const reported = w.errors[0] as Error & { code: string };
       expect(reported.code).toBe('TYPEMCP_HTTP_OAUTH_UPSTREAM');

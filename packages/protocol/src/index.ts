@@ -84,7 +84,7 @@ export {
 } from './server/extensions/extension.types.js';
 export { invalidParams, optionalObject, requireString } from './server/params.js';
 export type { Page } from './server/pagination.js';
-export { runAsTask, TaskCreated, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
+export { runAsTask, TaskCreated, taskOffer, TaskEngine, TASKS_EXTENSION, type TaskEngineHost, type TaskOptions } from './server/tasks/task-engine.js';
 export { TaskContext, type TaskAsker } from './server/tasks/task-context.js';
 export { userState, UserState, UserStateError, type UserStateErrorCode, type UserStateSlot } from './user-state/user-state.js';
 export { MemoryUserStateStore, type MemoryUserStateStoreOptions, type StoredUserState, type UserStateStore } from './user-state/user-state-store.js';

@@ -11,4 +11,5 @@ export type { RedisStateOptions, RedisTaskStoreOptions } from './redis-options.j
 export type { RedisTaskStoreLimits } from './redis-task-store.js';
 export { RedisRateLimitStore } from './redis-rate-limit-store.js';
 export { RedisUserStateStore } from './redis-user-state-store.js';
+export { RedisOAuthProxyStore } from './redis-oauth-proxy-store.js';
 export type { RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';

@@ -13,6 +13,7 @@ import { ORDERED, Script } from './lua-script.js';
 import { RedisConnection, type BlockingReader, type Reply } from './redis-connection.js';
 import { checkRedisOptions, type RedisStateOptions } from './redis-options.js';
 import { RedisTaskStore } from './redis-task-store.js';
+import { RedisOAuthProxyStore } from './redis-oauth-proxy-store.js';
 import { RedisUserStateStore } from './redis-user-state-store.js';
 
 export { withTimeout } from './redis-connection.js';
@@ -151,6 +152,7 @@ export class RedisState implements SharedState {
   private node = 0;
   private followers = 0;
   private userStates?: RedisUserStateStore;
+  private oauthStore?: RedisOAuthProxyStore;
 
   /** Throws an InvalidOptionError (`TYPEMCP_ERR_INVALID_OPTION`) for an option it cannot work with. */
   constructor(options: RedisStateOptions = {}) {
@@ -263,6 +265,15 @@ export class RedisState implements SharedState {
    */
   userStateStore(): RedisUserStateStore {
     return (this.userStates ??= new RedisUserStateStore(this.connection, this.prefix));
+  }
+
+  /**
+   * The OAuth proxy's store on this state's connection and prefix: give it as `oauthProxy.store`
+   * (with the same `signingKey`) to every instance, and a login started on one completes on
+   * another; codes and refresh tokens stay single use across them.
+   */
+  oauthProxyStore(): RedisOAuthProxyStore {
+    return (this.oauthStore ??= new RedisOAuthProxyStore(this.connection, this.prefix));
   }
 
   /** PING on the command connection within `commandTimeoutMs` (the subscriber's state is in health()): readiness of this instance. */

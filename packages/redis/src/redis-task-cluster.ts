@@ -22,7 +22,7 @@ import type { Reply } from './redis-connection.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { Script } from './lua-script.js';
 import { parseMessage, parseRecord, parseRun } from './task-records.js';
-import { abandonTask, cancelTask, claimTask, endedLeases, renewTask, sendTask, touchLeases } from './task-scripts.js';
+import { abandonTask, cancelTask, claimTask, endedLeases, renewLeases, renewTask, sendTask, touchLeases } from './task-scripts.js';
 
 /** Leases renewed, and reaped, per command. */
 const BATCH = 200;
@@ -210,7 +210,7 @@ export class RedisTaskCluster implements TaskCluster {
     const alive = await Promise.all(ids.map((id) => this.renewOne(id).catch(() => false)));
     const kept = ids.filter((_, i) => alive[i] && this.held.has(ids[i]));
     for (let i = 0; i < kept.length; i += BATCH) {
-      await this.store.script(touchLeases, [this.leasesKey], [String(this.leaseMs), ...kept.slice(i, i + BATCH)]).catch(() => undefined);
+      await this.store.script(renewLeases, [this.leasesKey], [String(this.leaseMs), ...kept.slice(i, i + BATCH)]).catch(() => undefined);
     }
   }
 

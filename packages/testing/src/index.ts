@@ -26,6 +26,7 @@ export type {
   RequestOptions,
   SamplingMessage,
   ServerNotificationParams,
+  TestSkill,
 } from './test-client.types.js';
 export { APPS_HOST_EXTENSIONS, renderApp, type AppToolVisibility, type RenderedApp, type RenderedView } from './render-app.js';
 export { textOf } from './text-of.js';

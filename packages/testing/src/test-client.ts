@@ -22,7 +22,16 @@ import type { ClientRequests } from './client-requests.js';
 import type { ClientDriver, DriverRequestOptions, ProtocolEra } from './driver/client-driver.interface.js';
 import type { NotificationLog } from './notification-log.js';
 import { TestTasks } from './test-tasks.js';
-import type { CompletionReference, DiscoverResult, LogMessage, Notification, NotificationParams, ProgressParams, RequestOptions } from './test-client.types.js';
+import type {
+  CompletionReference,
+  DiscoverResult,
+  LogMessage,
+  Notification,
+  NotificationParams,
+  ProgressParams,
+  RequestOptions,
+  TestSkill,
+} from './test-client.types.js';
 
 /** Settings fixed when the client is created. */
 interface ClientSettings {
@@ -176,6 +185,42 @@ export class TestClient {
   /** `resources/unsubscribe` (2026-07-28: re-opens the `subscriptions/listen` without `uri`). */
   unsubscribe(uri: string): Promise<void> {
     return this.driver.unsubscribe(uri, this.wire());
+  }
+
+  /** Every skill (`skills/list` of the io.modelcontextprotocol/skills extension, all pages). */
+  listSkills(): Promise<TestSkill[]> {
+    return this.listAll<TestSkill>('skills/list', 'skills');
+  }
+
+  /** `skills/get`: the entry of the skill whose SKILL.md is at `uri`. */
+  async getSkill(uri: string, options?: RequestOptions): Promise<TestSkill> {
+    return (await this.request<{ skill: TestSkill }>('skills/get', { uri }, options)).skill;
+  }
+
+  /**
+   * Loads a skill as a host would: `skills/get`, then `resources/read` of every file of its
+   * manifest (SKILL.md only for a `dynamic` one), each checked against the manifest's size and
+   * SHA-256 digest (an Error naming the file when they differ). Resolves with the bytes by URI.
+   */
+  async readSkill(uri: string): Promise<{ skill: TestSkill; files: Map<string, Buffer> }> {
+    const skill = await this.getSkill(uri);
+    const files = new Map<string, Buffer>();
+    const listed = skill.resources === 'dynamic' ? [{ uri: skill.uri }] : skill.resources;
+    for (const file of listed) {
+      const [content] = (await this.readResource(file.uri)).contents as { text?: string; blob?: string }[];
+      const bytes = content?.text !== undefined ? Buffer.from(content.text, 'utf8') : Buffer.from(content?.blob ?? '', 'base64');
+      if ('digest' in file) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- only a skill read needs node:crypto
+        const digest = `sha256:${(require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(bytes).digest('hex')}`;
+        if (bytes.length !== file.size || digest !== file.digest) {
+          throw new Error(
+            `${file.uri} does not match its skill's manifest: ${bytes.length} bytes with ${digest}, listed as ${file.size} bytes with ${file.digest}`,
+          );
+        }
+      }
+      files.set(file.uri, bytes);
+    }
+    return { skill, files };
   }
 
   /** Every prompt (`prompts/list`, all pages). */

@@ -109,3 +109,13 @@ export interface DiscoverResult extends JsonObject {
 
 /** What `completion/complete` completes: a prompt argument or a resource template variable. */
 export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/** A skill entry of the io.modelcontextprotocol/skills extension (`skills/list`, `skills/get`). @publicApi */
+export interface TestSkill {
+  /** The URI of its SKILL.md. */
+  uri: string;
+  /** SKILL.md's frontmatter as JSON. */
+  frontmatter: { name: string; description: string; [field: string]: unknown };
+  /** Its files with SHA-256 digests and sizes, or `dynamic`. */
+  resources: { uri: string; digest: string; size: number }[] | 'dynamic';
+}

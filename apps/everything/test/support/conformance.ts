@@ -125,3 +125,29 @@ export function expectEverySuiteScenarioPassed(code: number | null, output: stri
   expect(summary).toMatch(/Total: \d+ passed, 0 failed/);
   expect({ code, tail: code === 0 ? '' : output.slice(-4000) }).toEqual({ code: 0, tail: '' });
 }
+
+/** One check of a scenario run with `--verbose` (the suite prints them as a JSON array). */
+export interface ScenarioCheck {
+  readonly id: string;
+  readonly status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+  readonly errorMessage?: string;
+}
+
+/** The checks of a `--scenario <name> --verbose` run's output. */
+export function checksOf(output: string): ScenarioCheck[] {
+  const start = output.indexOf('\n[');
+  const end = output.lastIndexOf('\n]');
+  if (start < 0 || end < start) throw new Error(`no checks in the suite's output:\n${output.slice(-2000)}`);
+  return (JSON.parse(output.slice(start + 1, end + 2)) as ScenarioCheck[]).map(({ id, status, errorMessage }) => ({
+    id,
+    status,
+    ...(errorMessage ? { errorMessage } : {}),
+  }));
+}
+
+/** The io.modelcontextprotocol/skills (SEP-2640) server scenarios of 0.2.0-alpha.12, with how many checks each makes. */
+export const SKILLS_SCENARIOS = [
+  ['sep-2640-skills-enumeration', 32],
+  ['sep-2640-skills-manifest', 6],
+  ['sep-2640-skills-directory', 7],
+] as const;

@@ -1,12 +1,29 @@
 /** Human-readable output of `typemcp list` and `typemcp call`. */
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 
+/** A skill as `skills/list` (io.modelcontextprotocol/skills) shows it. */
+export interface ListedSkill {
+  uri: string;
+  frontmatter: { name: string; description: string; [field: string]: unknown };
+  resources: { uri: string; digest: string; size: number }[] | 'dynamic';
+}
+
 /** Everything a server lists. */
 export interface Listing {
   tools: Tool[];
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
+  /** Present when the server declares the skills extension. */
+  skills?: ListedSkill[];
+}
+
+/** `3 files, 2.1 kB` of a skill's manifest, or `generated` for a dynamic one. */
+function filesOf(skill: ListedSkill): string {
+  if (!Array.isArray(skill.resources)) return 'generated';
+  const bytes = skill.resources.reduce((sum, r) => sum + (typeof r.size === 'number' ? r.size : 0), 0);
+  const size = bytes < 1000 ? `${bytes} B` : `${(bytes / 1000).toFixed(1)} kB`;
+  return `${skill.resources.length} file${skill.resources.length === 1 ? '' : 's'}, ${size}`;
 }
 
 type Schema = { type?: unknown; anyOf?: Schema[]; enum?: unknown[]; items?: Schema };
@@ -54,6 +71,10 @@ export function formatListing(listing: Listing): string {
   section(
     'Prompts',
     listing.prompts.map((p) => `${p.name}(${(p.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')})${describe(p.description)}`),
+  );
+  section(
+    'Skills',
+    (listing.skills ?? []).map((k) => `${k.uri} (${filesOf(k)})${describe(k.frontmatter?.description)}`),
   );
   return sections.length ? sections.join('\n\n') : 'The server offers no tools, resources or prompts.';
 }

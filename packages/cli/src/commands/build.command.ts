@@ -39,6 +39,8 @@ export interface BuildOptions {
 interface Manifest {
   fingerprint: { versions: Record<string, string>; files: Record<string, string> };
   schemas: Record<string, { dto: string; schema: unknown }>;
+  /** What installed extensions keep (the skills extension: its files' digests), by identifier. */
+  extensions?: Record<string, unknown>;
 }
 
 /** Runs `entry` with TYPEMCP_MANIFEST_OUT=`out`; rejects with the reason when no manifest came out. */
@@ -101,6 +103,7 @@ export function manifestDifferences(onDisk: Manifest, fresh: Manifest): string[]
     if (a.dto !== b.dto) return `DTO ${a.dto} in the manifest, ${b.dto} now`;
     return `differs at ${firstDifference(a.schema, b.schema)}`;
   });
+  compare('extension', onDisk.extensions ?? {}, fresh.extensions ?? {}, (k) => `differs at ${firstDifference(onDisk.extensions![k], fresh.extensions![k])}`);
   return lines;
 }
 

@@ -10,7 +10,7 @@ export function devCommand(program: Command, done: CommandResult): void {
     .description('Run a TypeScript entry point (SWC, with decorator metadata) and restart it when a file changes')
     .argument('[entry]', 'the entry point', 'src/main.ts')
     .argument('[args...]', 'arguments for the entry point, e.g. --transport http')
-    .option('-w, --watch <path...>', "what to watch (default: the entry's folder)")
+    .option('-w, --watch <path...>', "what to watch (default: the entry's folder, and skills/ when there is one)")
     .option('--no-relay', 'do not keep stdio clients connected across restarts (pass stdin/stdout straight through)')
     .option('--bridge', "relay a stdio client to the server's Streamable HTTP endpoint (a server that serves HTTP only)")
     .option('--mcp-path <path>', 'the endpoint --bridge talks to', '/mcp')

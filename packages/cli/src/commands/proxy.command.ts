@@ -31,6 +31,8 @@ export function proxyCommand(program: Command, done: CommandResult): void {
     .option('--log', 'log every HTTP request on stderr (JSON lines)')
     .option('--allowed-host <host...>', 'Host headers to accept besides the loopback names')
     .option('--allowed-origin <origin...>', 'Origin headers to accept')
+    .option('--drain-ms <ms>', 'on SIGTERM, keep serving in-flight calls this long with /readyz failing', integer('--drain-ms', 0, 600_000), 5000)
+    .option('--grace-ms <ms>', 'then, how long in-flight calls may still run as the listener closes', integer('--grace-ms', 0, 600_000), 5000)
     .option('-c, --config <file>', 'a module exporting { http, mount, server } options for the rest')
     .addHelpText(
       'after',
@@ -38,15 +40,26 @@ export function proxyCommand(program: Command, done: CommandResult): void {
         '  typemcp proxy --port 8080 -- node dist/main.js --transport stdio\n' +
         '  typemcp proxy --url https://mcp.example.com/mcp --bearer-env UPSTREAM_TOKEN --jwt-issuer https://id.example.com\n\n' +
         'The upstream command is restarted with backoff when it exits; its tools are withdrawn meanwhile.\n' +
-        'GET /health answers while the proxy serves; SIGINT or SIGTERM drains in-flight requests, then exits.',
+        'GET /readyz answers 503 until the upstream is connected, while it is down, and during a drain.\n' +
+        'SIGINT or SIGTERM drains (in-flight calls go on, new sessions are refused), closes, then exits; a second signal exits at once.',
     )
     .action(async (command: string[], flags: Flags & { allowedHost?: string[]; allowedOrigin?: string[] }) => {
       const proxy = await runProxy({ ...flags, allowedHosts: flags.allowedHost, allowedOrigins: flags.allowedOrigin, command, cwd: process.cwd() });
       const where = proxy.listener ? `Streamable HTTP at ${proxy.listener.url}` : 'stdio';
       process.stderr.write(`typemcp proxy: serving ${proxy.mount.upstreamInfo?.name ?? 'the upstream'} (${proxy.mount.era}) on ${where}\n`);
-      const stop = () => void proxy.close(5000).then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
+        stopping = true;
+        // Past the drain and the grace (and a margin for the upstream to end), exit anyway.
+        setTimeout(() => process.exit(1), (flags.drainMs ?? 5000) + (flags.graceMs ?? 5000) + 10_000).unref();
+        void proxy.shutdown().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
       done.code = 0;
     });
 }

@@ -26,7 +26,7 @@ export interface DevOptions {
   entry: string;
   /** Arguments for the entry point (e.g. `--transport http`). */
   args: string[];
-  /** Folders or files to watch (default: the entry's folder). */
+  /** Folders or files to watch (default: the entry's folder, and `skills/` when the project has one). */
   watch: string[];
   cwd: string;
   /**
@@ -57,6 +57,9 @@ const PARENT_CHECK_MS = 500;
 const STDERR_KEPT = 16 * 1024;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** The skills folder `typemcp add skill` writes to (watched by default when it exists). */
+const SKILLS_DIR = 'skills';
+
 /** Runs `entry` and restarts it on change until it is stopped (see the header); resolves with the exit code. */
 export function runDev(options: DevOptions): Promise<number> {
   const log = options.log ?? ((message: string) => process.stderr.write(`[typemcp dev] ${message}\n`));
@@ -68,7 +71,10 @@ export function runDev(options: DevOptions): Promise<number> {
   }
   const bridge = options.bridge ?? false;
   const useRelay = bridge || (options.relay ?? !process.stdin.isTTY);
-  const watched = (options.watch.length ? options.watch : [path.dirname(options.entry)]).map((p) => path.resolve(options.cwd, p));
+  // By default the entry's folder, and the project's skills folder when it has one (a skill edited restarts the server too).
+  const defaults = [path.dirname(options.entry), ...(existsSync(path.resolve(options.cwd, SKILLS_DIR)) ? [SKILLS_DIR] : [])];
+  const watched = (options.watch.length ? options.watch : defaults).map((p) => path.resolve(options.cwd, p));
+  const skillsRoot = path.resolve(options.cwd, SKILLS_DIR);
   const missing = watched.find((p) => !existsSync(p));
   if (missing) {
     log(`cannot watch ${missing}: not found`);
@@ -171,7 +177,9 @@ export function runDev(options: DevOptions): Promise<number> {
       watchers.push(
         watch(target, { recursive: statSync(target).isDirectory() }, (_event, file) => {
           const name = file ? path.join(target, file.toString()) : target;
-          if (IGNORED.test(name) || (file && !WATCHED_EXTENSIONS.test(name))) return;
+          // Any file of a skill counts (scripts, references, images), but dotfiles: editors' swap files.
+          const skill = name.startsWith(skillsRoot + path.sep) && !path.basename(name).startsWith('.');
+          if (IGNORED.test(name) || (file && !skill && !WATCHED_EXTENSIONS.test(name))) return;
           clearTimeout(timer);
           timer = setTimeout(() => restart(path.relative(options.cwd, name) || name), DEBOUNCE_MS);
         }),

@@ -3,12 +3,18 @@
  * TypeMCP server that mounts it (@typemcp/gateway), so the framework's own authorization, rate
  * limits, request log, telemetry, Host/Origin checks, /health and graceful close stand in front
  * of it. @typemcp/gateway and @typemcp/http load only here.
+ *
+ * Over HTTP the proxy listens first and mounts then: `/readyz` answers 503 (its `upstream` check
+ * failed) until the upstream is connected, and again whenever it is down (reconnecting); a first
+ * connection that fails still ends the proxy with that error. `shutdown()` (SIGTERM or SIGINT in
+ * the command) is serveHttp's drain: `/readyz` 503 and new sessions refused for `drainMs` while
+ * in-flight calls go on, then the listener closes (giving them `graceMs` more), then the mount.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ServerOptions, TypeMcpServer } from '@typemcp/core';
 import type { Mount, MountOptions, Upstream } from '@typemcp/gateway';
-import type { HttpListener, ServeHttpOptions } from '@typemcp/http';
+import type { HealthCheck, HttpListener, ServeHttpOptions } from '@typemcp/http';
 import { UsageError } from '../usage.error.js';
 import { CLI_VERSION } from '../version.js';
 
@@ -45,6 +51,10 @@ export interface ProxyOptions {
   readonly log?: boolean;
   readonly allowedHosts?: readonly string[];
   readonly allowedOrigins?: readonly string[];
+  /** How long a shutdown keeps serving in-flight calls with `/readyz` failing before it closes, in ms (serveHttp's `drainMs`, default 5 000). */
+  readonly drainMs?: number;
+  /** How long in-flight requests may still run once the listener closes, in ms (serveHttp's `graceMs`, default 5 000). */
+  readonly graceMs?: number;
   /** A CommonJS or JSON module exporting a {@link ProxyConfig}. */
   readonly config?: string;
   readonly cwd: string;
@@ -56,8 +66,10 @@ export interface RunningProxy {
   readonly mount: Mount;
   /** The HTTP listener (absent with `stdio`). */
   readonly listener?: HttpListener;
-  /** Drains in-flight requests (`graceMs`), closes the listener and the upstream. */
+  /** Closes the listener, giving in-flight requests `graceMs`, then the upstream. */
   close(graceMs?: number): Promise<void>;
+  /** A graceful stop: over HTTP, the drain (`/readyz` 503, new sessions refused) for `drainMs`, then `close()`. */
+  shutdown(): Promise<void>;
 }
 
 function loadConfig(file: string | undefined, cwd: string): ProxyConfig {
@@ -88,6 +100,8 @@ function httpOptions(options: ProxyOptions, config: ProxyConfig): ServeHttpOptio
   if (options.log) http.log = true;
   if (options.allowedHosts?.length) http.allowedHosts = options.allowedHosts;
   if (options.allowedOrigins?.length) http.allowedOrigins = options.allowedOrigins;
+  if (options.drainMs !== undefined) http.drainMs = options.drainMs;
+  if (options.graceMs !== undefined) http.graceMs = options.graceMs;
   return { ...http, ...config.http };
 }
 
@@ -100,30 +114,51 @@ export async function runProxy(options: ProxyOptions): Promise<RunningProxy> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded by this command only
   const { mount } = require('@typemcp/gateway') as typeof import('@typemcp/gateway');
   const server = createServer({ name: 'typemcp-proxy', version: CLI_VERSION, services: [], ...config.server });
-  const mounted = await mount(server, upstream, { namespace: options.namespace, ...config.mount });
+  const mountOptions: MountOptions = { namespace: options.namespace, ...config.mount };
   if (options.stdio) {
+    const mounted = await mount(server, upstream, mountOptions);
     const connection = await server.listen({ transport: 'stdio' });
     const close = async () => {
       await mounted.close();
       await server.close();
     };
     void connection.closed.then(close);
-    return { server, mount: mounted, close };
+    return { server, mount: mounted, close, shutdown: close };
   }
-  let listener: HttpListener;
+  let mounted: Mount | undefined;
+  const http = httpOptions(options, config);
+  const upstreamReady: HealthCheck = {
+    name: 'upstream',
+    check: () => {
+      if (mounted?.state !== 'up') throw new Error(`the upstream is not connected (${mounted?.state ?? 'connecting'})`);
+    },
+  };
+  const listener = (await server.listen({
+    transport: 'http',
+    ...http,
+    // The command handles the signals: its shutdown also closes the mount, after the listener.
+    handleSignals: false,
+    readinessChecks: [...(http.readinessChecks ?? []), upstreamReady],
+  })) as HttpListener;
   try {
-    listener = (await server.listen({ transport: 'http', ...httpOptions(options, config) })) as HttpListener;
+    mounted = await mount(server, upstream, mountOptions);
   } catch (error) {
-    await mounted.close();
+    await listener.close(0);
     throw error;
   }
+  const up = mounted;
+  const close = async (graceMs?: number) => {
+    await listener.close(graceMs);
+    await up.close();
+  };
   return {
     server,
-    mount: mounted,
+    mount: up,
     listener,
-    async close(graceMs) {
-      await listener.close(graceMs);
-      await mounted.close();
+    close,
+    async shutdown() {
+      await listener.shutdown();
+      await up.close();
     },
   };
 }

@@ -49,4 +49,25 @@ export interface ExtensionService {
 export interface ServerExtension extends McpExtension {
   /** Receives a served class that carries the extension's data; returns what undoes it (or nothing). */
   bindService?(service: ExtensionService): (() => void) | void;
+  /** What the extension keeps in the schema manifest (`typemcp build`), to read back at start-up. */
+  readonly manifest?: ExtensionManifest;
+}
+
+/**
+ * An extension's part of the schema manifest: work done once at build time (digests of files,
+ * say) instead of at every start. Start-up only hands back what a manifest verified against the
+ * code holds (the fingerprint of the project's files and library versions); the extension checks
+ * anything else its data describes (files it reads itself), and does the work at start-up when
+ * the data is absent or does not match.
+ * @publicApi
+ */
+export interface ExtensionManifest {
+  /** At `typemcp build`, when the manifest is written: JSON to keep under `extensions[id]`. */
+  write(): unknown;
+  /**
+   * At start-up, before the extension is installed (its `setup`): what the manifest keeps for it,
+   * undefined without a verified manifest (or during `typemcp build`); `warn` is the server's
+   * `onWarning` (a `DefinitionWarning`: a stable `TYPEMCP_WARN_*` code and a message).
+   */
+  read(data: unknown, warn: (warning: { code: string; message: string }) => void): void;
 }

@@ -46,12 +46,16 @@ export interface SchemaManifestFile {
   };
   /** By {@link schemaKey}. */
   schemas: Record<string, ManifestEntry>;
+  /** What installed extensions keep (their `manifest.write()`), by extension identifier; absent when none keeps anything. */
+  extensions?: Record<string, unknown>;
 }
 
 /** A verified manifest: its schemas (shared by every server of the process; frozen when first used). */
 export interface LoadedManifest {
   file: string;
   schemas: ReadonlyMap<string, ManifestEntry>;
+  /** What extensions kept, by identifier. */
+  extensions: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -130,6 +134,13 @@ function loadedProjectFiles(check = false): string[] {
 // Recording (build time)
 
 const recorded = new Map<string, ManifestEntry | null>();
+/** Extensions' data to write, by identifier (asked for when the manifest is written). */
+const recordedExtensions = new Map<string, () => unknown>();
+
+/** Records what an extension keeps in the manifest: `write` is called when the manifest is written. */
+export function recordExtensionManifest(id: string, write: () => unknown): void {
+  recordedExtensions.set(id, write);
+}
 
 /** True when this process builds a manifest (`typemcp build`): servers record what they derive. */
 export function recordingManifest(): boolean {
@@ -168,6 +179,9 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
     if (value) schemas[key] = value;
   }
   const manifest: SchemaManifestFile = { format: FORMAT, fingerprint: { versions: versions(), files }, schemas };
+  if (recordedExtensions.size) {
+    manifest.extensions = Object.fromEntries([...recordedExtensions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, write]) => [id, write()]));
+  }
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(manifest)}\n`);
   renameSync(temporary, target);
@@ -211,7 +225,14 @@ export function staleness(manifest: SchemaManifestFile, file: string): string | 
 function isManifest(value: unknown): value is SchemaManifestFile {
   const m = value as Partial<SchemaManifestFile> | null;
   const object = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  return object(m) && object(m!.fingerprint) && object(m!.fingerprint!.versions) && object(m!.fingerprint!.files) && object(m!.schemas);
+  return (
+    object(m) &&
+    object(m!.fingerprint) &&
+    object(m!.fingerprint!.versions) &&
+    object(m!.fingerprint!.files) &&
+    object(m!.schemas) &&
+    (m!.extensions === undefined || object(m!.extensions))
+  );
 }
 
 /** Verified manifests by absolute path (undefined: absent or ignored), once per process. */
@@ -253,7 +274,7 @@ export function loadSchemaManifest(option: string | false | undefined, warn: (wa
       if (!isManifest(parsed)) why = 'it is not a TypeMCP schema manifest';
       else {
         why = staleness(parsed, file);
-        if (!why) result = { file, schemas: new Map(Object.entries(parsed.schemas)) };
+        if (!why) result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
       }
     } catch (error) {
       why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;

@@ -26,7 +26,7 @@ import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
-import { loadSchemaManifest, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
+import { loadSchemaManifest, recordExtensionManifest, recordingManifest, writeSchemaManifest } from '../manifest/schema-manifest.js';
 import { ManifestSchemas } from '../manifest/schema-source.js';
 import { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { HealthCheck } from '../lifecycle/lifecycle.interfaces.js';
@@ -122,6 +122,16 @@ export class TypeMcpServer {
 
   constructor(options: ServerOptions) {
     checkServerOptions(options);
+    const logger = options.logger;
+    this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
+    // Before the engine installs the extensions: each reads what the manifest keeps for it.
+    const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
+    for (const extension of options.extensions ?? []) {
+      const part = extension.manifest;
+      if (!part) continue;
+      if (recordingManifest()) recordExtensionManifest(extension.id, () => part.write());
+      else part.read(manifest?.extensions[extension.id], this.onWarning);
+    }
     const { name, version, title, description, websiteUrl, icons } = options;
     this.engine = new ProtocolServer({
       ...options,
@@ -131,8 +141,6 @@ export class TypeMcpServer {
     });
     if (options.telemetry) loadOtel().instrumentServer(this.engine, options.telemetry === true ? {} : options.telemetry);
     this.container = options.container ?? new TypediContainer();
-    const logger = options.logger;
-    this.onWarning = options.onWarning ?? (logger ? (w) => logger.warn({ component: 'core', code: w.code }, w.message) : warnOnStderr);
     this.lifecycle = new Lifecycle(
       () => this.container.instances?.() ?? this.asked,
       (error, where) => this.engine.reportError(error, where),
@@ -140,7 +148,6 @@ export class TypeMcpServer {
     );
     // serveHttp(server) and createMcpExpressApp(server) run the same start-up checks as listen().
     linkStartUp(this.engine, { serving: () => this.reportUnservedServices(), warn: (warning) => this.onWarning({ ...warning }) });
-    const manifest = loadSchemaManifest(options.schemaManifest, this.onWarning);
     this.schemas = new ManifestSchemas(new DtoSchemaFactory(options.schema), options.schema, manifest, recordingManifest());
     this.validator = new DtoValidator(this.schemas);
     const storage = getMetadataStorage();

@@ -8,6 +8,9 @@ import {
   ErrorCode,
   McpError,
   ResourceNotFoundError,
+  runAsTask,
+  TaskCreated,
+  taskOffer,
   UriTemplate,
   type CallToolResult,
   type Completers,
@@ -18,6 +21,7 @@ import {
   type RequestContext,
   type ToolDefinition,
   type ToolGuard,
+  type ToolTaskOptions,
 } from '@typemcp/protocol';
 import { toolSelected, TransformedTool } from '../transforms/tool-transform.js';
 import { ToolSearch, type SearchableTool } from '../transforms/tool-search.js';
@@ -71,12 +75,14 @@ export class FeatureBinder {
     const entries: Entry[] = [];
     const searchable: SearchableTool[] = [];
     for (const tool of features.tools) {
-      if (tool.execution?.taskSupport === 'required') {
-        skipped.push({ kind: 'tool', name: tool.name, reason: 'it runs only as a task, and the gateway does not relay tasks' });
+      if (!toolSelected(this.runtime.options.tools, tool.name)) continue;
+      const access = features.access?.(`tool:${tool.name}`);
+      const task = this.taskOf(tool, access, features);
+      if (this.search && task?.support === 'required') {
+        skipped.push({ kind: 'tool', name: tool.name, reason: 'it runs only as a task, and tool search calls tools plainly' });
         continue;
       }
-      if (!toolSelected(this.runtime.options.tools, tool.name)) continue;
-      const made = this.tool(tool, features.access?.(`tool:${tool.name}`));
+      const made = this.tool(tool, access, this.search ? undefined : task);
       if (!made) skipped.push({ kind: 'tool', name: tool.name, reason: 'its name with the namespace is longer than 128 characters' });
       else if (this.search) searchable.push(made.searchable);
       else entries.push(made.entry);
@@ -89,7 +95,24 @@ export class FeatureBinder {
     return { entries, skipped };
   }
 
-  private tool(upstream: ToolDefinition, access: FeatureAccess | undefined): { entry: Entry; searchable: SearchableTool } | undefined {
+  /**
+   * How a mounted tool runs as a task on the gateway: an in-process tool as it is registered
+   * there; a client link's task-capable tool with `start: 'handler'`, its handler asking the
+   * upstream for a task only when the downstream client can take one.
+   */
+  private taskOf(tool: ToolDefinition, access: FeatureAccess | undefined, features: UpstreamFeatures): ToolTaskOptions | undefined {
+    if (access?.task) return access.task.start === undefined ? { support: access.task.support } : { support: access.task.support, start: access.task.start };
+    if (features.taskTools === 'all') return { support: 'optional', start: 'handler' };
+    const support = tool.execution?.taskSupport;
+    if (features.taskTools === 'per-tool' && (support === 'optional' || support === 'required')) return { support, start: 'handler' };
+    return undefined;
+  }
+
+  private tool(
+    upstream: ToolDefinition,
+    access: FeatureAccess | undefined,
+    task: ToolTaskOptions | undefined,
+  ): { entry: Entry; searchable: SearchableTool } | undefined {
     const { naming, options } = this.runtime;
     const transformed = new TransformedTool(upstream, options.tools?.transform?.[upstream.name]);
     const name = naming.name(transformed.definition.name);
@@ -98,9 +121,19 @@ export class FeatureBinder {
     const definition: ToolDefinition = { ...rest, name };
     const guard = allOf(options.guard, transformed.transform.guard, access?.guard);
     const scopes = union(options.scopes, transformed.transform.scopes, access?.scopes);
+    // An in-process tool that continued as a task (runAsTask) returns the engine's marker: passed on as it is.
+    const mapped = (result: CallToolResult): CallToolResult =>
+      (result as unknown) instanceof TaskCreated ? result : { ...result, content: naming.blocks(result.content ?? []) };
+    const relayTask = task?.start === 'handler' && !access?.task;
     const invoke = this.server.withInterceptors({ kind: 'tool', name, service: MountedServer, method: upstream.name }, async (input, rc) => {
-      const result = await this.runtime.link().callTool(upstream.name, transformed.arguments(input as JsonObject), rc);
-      return { ...result, content: naming.blocks(result.content ?? []) };
+      const link = this.runtime.link();
+      const args = transformed.arguments(input as JsonObject);
+      const offer = relayTask && link.callTask ? taskOffer(rc) : undefined;
+      if (!offer) return mapped(await link.callTool(upstream.name, args, rc));
+      const call = await link.callTask!(upstream.name, args, rc, offer.ttlMs);
+      if (call.follow) return runAsTask(rc, async (taskCtx) => mapped(await call.follow(taskCtx)));
+      // The upstream answered at once: a 2026-07-28 client takes that; a 2025-11-25 one asked for a task and gets one.
+      return rc.modern ? mapped(call.result) : runAsTask(rc, () => mapped(call.result));
     });
     const call = (args: JsonObject, ctx: RequestContext) => invoke(args, ctx) as Promise<CallToolResult>;
     const entry: Entry = {
@@ -108,8 +141,8 @@ export class FeatureBinder {
       kind: 'tool',
       upstream: upstream.name,
       exposed: name,
-      fingerprint: JSON.stringify([definition, scopes]),
-      add: (registry) => void registry.addTool(definition, call, { guard, scopes }),
+      fingerprint: JSON.stringify([definition, scopes, task]),
+      add: (registry) => void registry.addTool(definition, call, task ? { guard, scopes, task } : { guard, scopes }),
       remove: (registry) => void registry.removeTool(name),
     };
     return { entry, searchable: { definition, guard, scopes, call } };

@@ -73,7 +73,7 @@ export class Mount {
     return (this.current as { pid?: () => number | undefined } | undefined)?.pid?.();
   }
 
-  /** Upstream features left out at the last sync, with the reason (too long a name, a taken name, task-only tools). */
+  /** Upstream features left out at the last sync, with the reason (too long a name, a taken name, task-only tools in tool-search mode). */
   get skipped(): readonly SkippedFeature[] {
     return this.features.skipped;
   }

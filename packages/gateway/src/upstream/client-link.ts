@@ -10,7 +10,9 @@ import type { FeatureKind, JsonObject } from '@typemcp/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import type { HttpUpstream, StdioUpstream } from '../mount/mount-options.interface.js';
 import type { ClientLinkContext } from './client-link-context.js';
+import { askClient } from '../relay/ask-client.js';
 import { LinkRequests } from './link-requests.js';
+import { RawRequests } from './raw-requests.js';
 import { clientPackage, upstreamTransport } from './client-transport.js';
 import type { UpstreamLink } from './upstream-link.js';
 
@@ -42,9 +44,13 @@ export async function clientLink(upstream: StdioUpstream | HttpUpstream, link: C
   };
   client.onerror = () => undefined;
 
-  // A 2025 upstream's questions: relayed through the call they belong to.
+  // Set once connected; the upstream's task traffic (see upstream-tasks.ts).
+  let requests: LinkRequests | undefined;
+  // A 2025 upstream's questions: about one of its tasks, relayed to the gateway task following it; else through the call they belong to.
   for (const method of ['elicitation/create', 'sampling/createMessage', 'roots/list'] as const) {
     client.setRequestHandler(method, (request, extra) => {
+      const taskCtx = requests?.tasks.contextFor(request.params);
+      if (taskCtx) return askClient(taskCtx, method, request.params as JsonObject | undefined, undefined, extra.mcpReq.signal) as never;
       const call = link.calls.attributed();
       if (!call) {
         throw new GatewayError(
@@ -65,30 +71,32 @@ export async function clientLink(upstream: StdioUpstream | HttpUpstream, link: C
   });
   for (const [method, kind] of LIST_CHANGED) client.setNotificationHandler(method as 'notifications/tools/list_changed', () => link.events.listChanged(kind));
   client.setNotificationHandler('notifications/resources/updated', (n) => link.events.resourceUpdated(n.params.uri));
+  client.setNotificationHandler('notifications/tasks/status' as 'notifications/message', (n) => requests?.tasks.statusNotified(n.params));
 
   await client.connect(transport, { timeout: link.options.requestTimeoutMs ?? 30_000 });
   const modern = client.getProtocolEra() === 'modern';
   const capabilities = client.getServerCapabilities() ?? {};
   if (!modern && capabilities.logging) await client.setLoggingLevel(level).catch(() => undefined);
-  const requests = new LinkRequests(client, modern, link, capabilities);
+  const live = (requests = new LinkRequests(client, modern, link, capabilities, new RawRequests(transport, link.label)));
 
   return {
     era: modern ? 'modern' : 'legacy',
     serverInfo: client.getServerVersion(),
     pid,
-    features: () => requests.features(),
-    callTool: (name, args, ctx) => requests.forward('tools/call', { name, arguments: args }, ctx) as never,
-    readResource: (uri, ctx) => requests.forward('resources/read', { uri }, ctx) as never,
-    getPrompt: (name, args, ctx) => requests.forward('prompts/get', { name, arguments: args }, ctx) as never,
+    features: () => live.features(),
+    callTool: (name, args, ctx) => live.forward('tools/call', { name, arguments: args }, ctx) as never,
+    callTask: (name, args, ctx, ttlMs) => live.callTask(name, args, ctx, ttlMs),
+    readResource: (uri, ctx) => live.forward('resources/read', { uri }, ctx) as never,
+    getPrompt: (name, args, ctx) => live.forward('prompts/get', { name, arguments: args }, ctx) as never,
     complete: async (ref, argument, context, ctx) =>
-      ((await requests.plain('completion/complete', { ref, argument, context: { arguments: context } }, ctx)) as { completion: never }).completion,
-    subscribe: (uri) => requests.subscribe(uri),
-    unsubscribe: (uri) => requests.unsubscribe(uri),
+      ((await live.plain('completion/complete', { ref, argument, context: { arguments: context } }, ctx)) as { completion: never }).completion,
+    subscribe: (uri) => live.subscribe(uri),
+    unsubscribe: (uri) => live.unsubscribe(uri),
     rootsChanged: () => void client.sendRootsListChanged().catch(() => undefined),
     async close() {
       closing = true;
       link.calls.abortAll(new GatewayError(GatewayErrorCode.UpstreamUnavailable, `The mount ${link.label} was closed`, link.label));
-      await requests.close().catch(() => undefined);
+      await live.close().catch(() => undefined);
       await client.close();
     },
   };

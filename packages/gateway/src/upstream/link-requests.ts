@@ -6,6 +6,7 @@ import type { Client, McpSubscription, RequestOptions } from '@modelcontextproto
 import {
   ErrorCode,
   InputRequiredError,
+  TASKS_EXTENSION,
   LOGGING_LEVELS,
   McpError,
   type JsonObject,
@@ -17,7 +18,9 @@ import { MetaKey } from '@typemcp/protocol/internal';
 import { GatewayError, GatewayErrorCode } from '../errors.js';
 import { askClient } from '../relay/ask-client.js';
 import type { ClientLinkContext } from './client-link-context.js';
-import type { UpstreamFeatures } from './upstream-link.js';
+import type { RawRequests } from './raw-requests.js';
+import type { TaskCall, UpstreamFeatures } from './upstream-link.js';
+import { upstreamTaskId, UpstreamTasks } from './upstream-tasks.js';
 
 /** Rounds of one 2026-07-28 request before the gateway gives up on the upstream. */
 const MAX_ROUNDS = 16;
@@ -38,8 +41,11 @@ function modernMeta(ctx: RequestContext, fallback: LoggingLevel): JsonObject {
   return meta;
 }
 
+/** Sends one request upstream for `current()`'s request, aborted by `signal`. */
+type Sender = (method: string, params: JsonObject, current: () => RequestContext, signal: AbortSignal) => Promise<JsonObject>;
+
 /** An upstream result without the 2026-07-28 envelope (the engine adds its own). */
-function stripped(result: JsonObject): JsonObject {
+export function stripped(result: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(result)) if (!ENVELOPE.includes(key)) out[key] = value;
   const meta = out._meta as JsonObject | undefined;
@@ -56,13 +62,70 @@ export class LinkRequests {
   private readonly subscriptions = new Set<string>();
   private listening?: Promise<McpSubscription | undefined>;
   private relistQueued = false;
+  /** The upstream tasks followed for the gateway's own. */
+  readonly tasks: UpstreamTasks;
 
   constructor(
     private readonly client: Client,
     private readonly modern: boolean,
     private readonly link: ClientLinkContext,
     private readonly capabilities: ServerCapabilities,
-  ) {}
+    private readonly raw: RawRequests,
+  ) {
+    this.tasks = new UpstreamTasks({ raw, modern, timeoutMs: this.timeout, modernParams: (params, ctx) => this.taskParams(params, ctx), stripped });
+  }
+
+  /** True when the upstream can run tool calls as tasks (2025-11-25 `tasks.requests.tools.call`, or the 2026-07-28 extension). */
+  get taskCapable(): boolean {
+    const caps = this.capabilities as ServerCapabilities & { tasks?: { requests?: { tools?: { call?: unknown } } }; extensions?: Record<string, unknown> };
+    return this.modern ? caps.extensions?.[TASKS_EXTENSION] !== undefined : caps.tasks?.requests?.tools?.call !== undefined;
+  }
+
+  /** The params of a 2026-07-28 request about a task: the `_meta` envelope, the tasks extension declared. */
+  private taskParams(params: JsonObject, ctx: RequestContext, extra?: JsonObject): JsonObject {
+    const meta = { ...extra, ...modernMeta(ctx, this.link.options.upstreamLogLevel ?? 'debug') };
+    const capabilities = meta[MetaKey.clientCapabilities] as JsonObject;
+    meta[MetaKey.clientCapabilities] = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
+    meta[MetaKey.protocolVersion] = this.client.getNegotiatedProtocolVersion() ?? '2026-07-28';
+    const info = this.link.options.clientInfo ?? { name: 'typemcp-gateway', version: '0.1.0' };
+    meta[MetaKey.clientInfo] = { name: info.name, version: info.version };
+    return { ...params, _meta: meta };
+  }
+
+  /**
+   * A tool call the downstream client could take as a task: asked upstream as one (2025-11-25
+   * `params.task`, or the tasks extension declared at 2026-07-28). The upstream's questions before
+   * it decides are relayed as for any call; a task handle comes back as the task to follow.
+   */
+  async callTask(name: string, args: JsonObject, ctx: RequestContext, ttlMs: number | undefined): Promise<TaskCall> {
+    // Progress on a token of the gateway's own: the call's, then (2025-11-25, where the token lives as long as the task) the task's.
+    const progressToken = this.raw.progressToken();
+    const toCall = (target: RequestContext) => (p: JsonObject) =>
+      void target.progress(p.progress as number, p.total as number | undefined, p.message as string | undefined);
+    let unwatch = this.raw.onProgress(progressToken, toCall(ctx));
+    const params: JsonObject = { name, arguments: args, _meta: { progressToken } };
+    if (!this.modern) params.task = ttlMs === undefined ? {} : { ttl: ttlMs };
+    const raw: Sender = (method, body, current, signal) =>
+      this.raw.request(method, this.modern ? this.taskParams(body, current(), body._meta as JsonObject) : body, { signal, timeoutMs: this.timeout });
+    try {
+      const result = this.modern ? await this.rounds('tools/call', params, ctx, raw) : await this.legacyCall('tools/call', params, ctx, raw);
+      const taskId = upstreamTaskId(result, this.modern);
+      if (taskId === undefined) {
+        unwatch();
+        return { result: stripped(result) as never };
+      }
+      unwatch();
+      return {
+        follow: (taskCtx) => {
+          if (!this.modern) unwatch = this.raw.onProgress(progressToken, toCall(taskCtx));
+          return this.tasks.follow(taskId, taskCtx).finally(unwatch);
+        },
+      };
+    } catch (error) {
+      unwatch();
+      throw this.failure(error, ctx);
+    }
+  }
 
   private get timeout(): number {
     return this.link.options.requestTimeoutMs ?? 300_000;
@@ -80,13 +143,15 @@ export class LinkRequests {
       caps.prompts ? c.listPrompts(undefined, options).then((r) => r.prompts) : [],
     ]);
     if (this.modern && !this.listening) this.relisten();
-    return { tools, resources, templates, prompts, completions: caps.completions !== undefined } as unknown as UpstreamFeatures;
+    const taskTools = this.taskCapable ? (this.modern ? 'all' : 'per-tool') : undefined;
+    return { tools, resources, templates, prompts, completions: caps.completions !== undefined, taskTools } as unknown as UpstreamFeatures;
   }
 
   /** A tool call, read or prompt forwarded with everything that flows back. */
   async forward(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
     try {
-      const result = this.modern ? await this.rounds(method, params, ctx) : await this.legacyCall(method, params, ctx);
+      const send: Sender = (m, p, current, signal) => this.send(m, p, current, signal);
+      const result = this.modern ? await this.rounds(method, params, ctx, send) : await this.legacyCall(method, params, ctx, send);
       if (method === 'resources/read' && typeof result.ttlMs === 'number') {
         ctx.cacheHint = { ttlMs: result.ttlMs, ...(result.cacheScope === 'public' ? { cacheScope: 'public' } : { cacheScope: 'private' }) };
       }
@@ -106,14 +171,14 @@ export class LinkRequests {
   }
 
   /** 2025 upstream: one request; its questions come as requests (see ForwardedCall), a 2026-07-28 client's retry resumes it. */
-  private legacyCall(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+  private legacyCall(method: string, params: JsonObject, ctx: RequestContext, send: Sender): Promise<JsonObject> {
     const calls = this.link.calls;
     const resumed = calls.resume(ctx, method, params);
     if (resumed) return resumed.wait() as Promise<JsonObject>;
     const call = calls.open(ctx, method, params);
     const signal = call.controller.signal;
     // Aborted by the gateway (the connection was lost, the park expired): that reason is the answer.
-    const sent = this.send(method, params, () => call.ctx, signal).catch((error: unknown) => {
+    const sent = send(method, params, () => call.ctx, signal).catch((error: unknown) => {
       throw signal.aborted && signal.reason instanceof McpError ? signal.reason : error;
     });
     return call.wait(sent) as Promise<JsonObject>;
@@ -124,12 +189,12 @@ export class LinkRequests {
    * comes at once; a 2026-07-28 client's on its retry, when this runs again from the start and
    * the upstream, asked again, asks the same questions), then the upstream is retried with them.
    */
-  private async rounds(method: string, params: JsonObject, ctx: RequestContext): Promise<JsonObject> {
+  private async rounds(method: string, params: JsonObject, ctx: RequestContext, send: Sender): Promise<JsonObject> {
     let sent = params;
     // The client sees the upstream's own keys; one the upstream asks again in a later round gets that round's prefix.
     const used = new Set<string>();
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const result = await this.send(method, sent, () => ctx, ctx.signal);
+      const result = await send(method, sent, () => ctx, ctx.signal);
       if (result.resultType !== 'input_required') return result;
       const questions = Object.entries((result.inputRequests ?? {}) as Record<string, { method: string; params?: JsonObject }>);
       const answers: JsonObject = {};

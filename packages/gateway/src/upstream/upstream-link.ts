@@ -19,13 +19,25 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
   ToolGuard,
+  ToolTaskOptions,
 } from '@typemcp/protocol';
 
 /** Who may use a feature an in-process server declares (its guard and OAuth scopes). */
 export interface FeatureAccess {
   readonly guard?: ToolGuard;
   readonly scopes?: readonly string[];
+  /** Its task support (an in-process server's tool), registered the same on the gateway. */
+  readonly task?: ToolTaskOptions;
 }
+
+/** A tool call asked upstream as a task: the plain result the upstream chose to give, or its task to follow. */
+export type TaskCall =
+  | { readonly result: CallToolResult; readonly follow?: undefined }
+  | {
+      readonly result?: undefined;
+      /** Runs until the upstream task ends, in the gateway task whose context is given; its result or error is the task's. */
+      follow(ctx: RequestContext): Promise<CallToolResult>;
+    };
 
 /** What an upstream serves at one moment. */
 export interface UpstreamFeatures {
@@ -35,6 +47,13 @@ export interface UpstreamFeatures {
   readonly prompts: readonly PromptDefinition[];
   /** Whether it answers `completion/complete`. */
   readonly completions: boolean;
+  /**
+   * Which tools may run as tasks upstream (client links): a 2025-11-25 upstream says so per tool
+   * (`execution.taskSupport`); a 2026-07-28 one that declares the tasks extension decides per
+   * call, so each of its tools may. Undefined for an upstream without tasks (and in process,
+   * where `access` gives each tool's own task options).
+   */
+  readonly taskTools?: 'per-tool' | 'all';
   /** The access rules of one feature (`tool:<name>`, `prompt:<name>`, `resource:<uri or template>`), when it has some. */
   access?(key: string): FeatureAccess | undefined;
 }
@@ -60,6 +79,8 @@ export interface UpstreamLink {
   readonly serverInfo?: Implementation;
   features(): Promise<UpstreamFeatures>;
   callTool(name: string, args: JsonObject, ctx: RequestContext): Promise<CallToolResult>;
+  /** A tool call the downstream client could take as a task, asked upstream as one (client links with `taskTools`). */
+  callTask?(name: string, args: JsonObject, ctx: RequestContext, ttlMs: number | undefined): Promise<TaskCall>;
   readResource(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
   getPrompt(name: string, args: Record<string, string>, ctx: RequestContext): Promise<GetPromptResult>;
   complete(ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string>, ctx: RequestContext): Promise<Completion>;

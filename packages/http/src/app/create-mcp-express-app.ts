@@ -101,6 +101,8 @@ export function buildMcpApp(
 ): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void } {
   const engine = engineOf(server);
   const { options: effective, proxy, verifier } = withOAuthProxy(options, engine.registry.declaredScopes());
+  // The auth extensions the proxy implements, advertised in capabilities.extensions (SEP-2133).
+  for (const id of proxy?.extensions ?? []) if (!engine.extension(id)) engine.useExtension({ id });
   const host = new McpHttpHost(engine, effective, verifier);
   runStartUpChecks(engine, effective, host.logger);
   const app = newExpressApp();

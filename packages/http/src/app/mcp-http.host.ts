@@ -166,6 +166,7 @@ export class McpHttpHost implements SharedHost {
           req,
           () => this.metadataUrl(req),
           () => this.audiences(req),
+          () => this.requestUrl(req),
         )
       : undefined;
     if (this.limiter) await this.limit(req, principal);
@@ -212,6 +213,13 @@ export class McpHttpHost implements SharedHost {
     if (typeof configured === 'string') return configured;
     const origin = this.origin.of(req);
     return origin ? `${origin}${this.path}` : undefined;
+  }
+
+  /** The URL the client sent this request to, without its query (a DPoP proof's `htu`). */
+  private requestUrl(req: RoutedRequest): string | undefined {
+    const origin = this.origin.of(req);
+    const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
+    return origin ? `${origin}${path}` : undefined;
   }
 
   /** The `aud` values a token must carry one of: configured, else this server's resource URL. */

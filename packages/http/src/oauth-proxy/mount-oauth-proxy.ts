@@ -10,6 +10,7 @@ import { DefinitionError } from '@typemcp/protocol';
 import { HttpStartUpCode } from '../errors.js';
 import type { AuthOptions, HttpOptions } from '../http-options.interface.js';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
+import { DPOP_ALGORITHMS } from '../security/dpop.js';
 import type { TokenVerifier } from '../security/token-verifier.js';
 import { checkOAuthProxyOptions } from './check-oauth-proxy-options.js';
 import { OAuthProxy, proxyTokenVerifier } from './oauth-proxy.js';
@@ -52,12 +53,13 @@ export function withOAuthProxy(options: HttpOptions, declared: readonly string[]
     authorization_servers: [proxy.issuer],
     ...(proxy.scopes.length ? { scopes_supported: proxy.scopes } : {}),
     bearer_methods_supported: ['header'],
+    ...(proxy.dpop ? { dpop_signing_alg_values_supported: DPOP_ALGORITHMS } : {}),
   };
   const auth = options.auth;
   if (auth) {
     // The application's own verification (jwt, introspection or verify) stays; the metadata names the proxy.
     return { options: { ...options, auth: { ...auth, protectedResource: { ...document, ...auth.protectedResource } } }, proxy };
   }
-  const merged: AuthOptions = { verify: proxy.verify, samePrincipal: proxy.samePrincipal, protectedResource: document };
+  const merged: AuthOptions = { verify: proxy.verify, samePrincipal: proxy.samePrincipal, protectedResource: document, ...(proxy.dpop ? { dpop: {} } : {}) };
   return { options: { ...options, auth: merged }, proxy, verifier: proxyTokenVerifier(proxy) };
 }

@@ -1,6 +1,35 @@
 /** Options of the OAuth proxy (`HttpOptions.oauthProxy`, `new OAuthProxy()`). */
 import type { CryptoKey, JWK } from 'jose';
+import type { AddressKind } from '../outbound/address-guard.js';
 import type { OAuthProxyStore } from './oauth-proxy-store.js';
+
+/**
+ * Client ID Metadata Documents (CIMD, the registration MCP 2025-11-25 prefers): a client whose
+ * `client_id` is an https URL is known by the JSON document at that URL, fetched by the proxy
+ * through the SSRF guard and cached as its HTTP caching headers say. @publicApi
+ */
+export interface OAuthProxyClientMetadataDocuments {
+  /**
+   * The trust policy: the hosts whose documents are accepted. An entry is a host name
+   * (`app.example.com`, matched exactly), a `*.` pattern (`*.example.com`: any subdomain, not the
+   * domain itself), or `*` (any host). Any other host is refused before anything is fetched.
+   */
+  trustedHosts: readonly string[];
+  /** Kinds of address a document may be fetched from besides public ones (default none; `['loopback']` in tests). */
+  allowAddresses?: readonly AddressKind[];
+  /** Extra CA certificates (PEM) trusted for the documents' https (an internal CA, a test CA). */
+  ca?: string | readonly string[];
+  /** Largest document read, in bytes (default 5120, as the CIMD draft suggests). */
+  maxBytes?: number;
+  /** Time limit of one fetch, in ms (default 5000). */
+  timeoutMs?: number;
+  /** Most documents cached (default 1000); past it the least recently used goes. */
+  maxCacheEntries?: number;
+  /** Longest a document is cached, in seconds, whatever its headers say (default 86 400). */
+  maxCacheSeconds?: number;
+  /** How long a document without caching headers is kept, in seconds (default 300). */
+  defaultCacheSeconds?: number;
+}
 
 /**
  * The upstream identity provider, and the client pre-registered there for this server (its
@@ -31,6 +60,46 @@ export interface OAuthProxyUpstream {
   subject?(tokens: OAuthUpstreamTokens): string | undefined | Promise<string | undefined>;
   /** Time limit of each call to the upstream, in ms (default 10 000). */
   timeoutMs?: number;
+}
+
+/**
+ * A client for machine access (the `io.modelcontextprotocol/oauth-client-credentials` extension):
+ * an agent or service without a user, registered here out of band, that gets tokens with the
+ * client-credentials grant, authenticating with a secret (`client_secret_basic` or
+ * `client_secret_post`) or a signed assertion (`private_key_jwt`, RFC 7523 §2.2) checked
+ * against `jwks`. Its tokens' subject is its client id (RFC 9068 §2.2). @publicApi
+ */
+export interface OAuthProxyMachineClient {
+  /** The client id (not an https URL: those are metadata documents). */
+  clientId: string;
+  /** The client's secret, at least 32 characters (kept as its SHA-256; never logged). */
+  clientSecret?: string;
+  /** The public keys its `private_key_jwt` assertions are signed with. */
+  jwks?: { keys: readonly JWK[] };
+  /** The scopes it may be granted (the proxy's scopes only). */
+  scopes: readonly string[];
+  /** A name for logs and errors. */
+  name?: string;
+}
+
+/**
+ * An enterprise identity provider whose identity assertions (ID-JAG,
+ * draft-ietf-oauth-identity-assertion-authz-grant, the `enterprise-managed-authorization`
+ * extension) the proxy exchanges for its own tokens with the RFC 7523 JWT bearer grant. @publicApi
+ */
+export interface OAuthProxyEnterpriseIdp {
+  /** The IdP's issuer: the assertions' `iss`. */
+  issuer: string;
+  /** Its JWKS URL (default: the `jwks_uri` of its metadata, discovered from `issuer`). */
+  jwksUri?: string;
+  /** The scopes its assertions may grant (default: all of the proxy's). */
+  scopes?: readonly string[];
+  /** The signature algorithms accepted (default RS256, ES256, PS256, EdDSA; never `none`). */
+  algorithms?: readonly string[];
+  /** The principal's subject from the verified claims (default: `sub`). */
+  subject?(claims: Readonly<Record<string, unknown>>): string | undefined;
+  /** Longest accepted assertion lifetime (`exp` - now), in seconds (default 600). */
+  maxLifetimeSeconds?: number;
 }
 
 /** The upstream's tokens for one grant, kept server-side (never given to MCP clients). @publicApi */
@@ -88,6 +157,26 @@ export interface OAuthProxyOptions {
   consentTtlSeconds?: number;
   /** How long a registered client is kept, in seconds (default 90 days). */
   clientTtlSeconds?: number;
+  /**
+   * Client ID Metadata Documents (see {@link OAuthProxyClientMetadataDocuments}): off unless given;
+   * when on, the metadata says `client_id_metadata_document_supported: true`.
+   */
+  clientMetadataDocuments?: OAuthProxyClientMetadataDocuments;
+  /**
+   * RFC 7591 dynamic client registration at `/oauth/register` (default true). MCP 2026-07-28
+   * deprecates it in favour of metadata documents; `false` removes the endpoint and its metadata.
+   */
+  dynamicRegistration?: boolean;
+  /** Clients for machine access with the client-credentials grant (see {@link OAuthProxyMachineClient}). */
+  machineClients?: readonly OAuthProxyMachineClient[];
+  /** Enterprise identity providers whose ID-JAGs are accepted (see {@link OAuthProxyEnterpriseIdp}). */
+  enterpriseIdps?: readonly OAuthProxyEnterpriseIdp[];
+  /**
+   * DPoP (RFC 9449): a token request with a `DPoP` proof gets tokens bound to its key
+   * (`cnf.jkt`, `token_type: DPoP`; the refresh token too), and the MCP routes check the proofs
+   * (`auth.dpop`). Off by default (SEP-1932 is a draft).
+   */
+  dpop?: boolean;
   /** Most redirect URIs per registered client (default 10). */
   maxRedirectUris?: number;
   /** Where unexpected errors go, with a `where` (never with a token or secret). */

@@ -6,7 +6,18 @@
  */
 
 /** The kinds of record the proxy stores. @publicApi */
-export type OAuthRecordKind = 'client' | 'pending' | 'upstream-state' | 'code' | 'used-code' | 'refresh' | 'used-refresh' | 'grant' | 'consent';
+export type OAuthRecordKind =
+  | 'client'
+  | 'pending'
+  | 'upstream-state'
+  | 'code'
+  | 'used-code'
+  | 'refresh'
+  | 'used-refresh'
+  | 'grant'
+  | 'consent'
+  /** A JWT id seen (client assertions, ID-JAGs), kept until the JWT expires: replay detection. */
+  | 'jti';
 
 /**
  * The OAuth proxy's storage port. Values are JSON-serialisable objects. `take` must be atomic
@@ -26,6 +37,12 @@ export interface OAuthProxyStore {
   /** Removes the record, if any. */
   /** See {@link OAuthProxyStore}. */
   delete(kind: OAuthRecordKind, key: string): Promise<void>;
+  /**
+   * Stores `value` only when no live record has `key`, in one atomic step; true when stored.
+   * Replay detection of JWT ids uses it (a `jti` seen twice, on any instance, loses). A store
+   * without it falls back to `get` then `set`, which two concurrent replays can both pass.
+   */
+  add?(kind: OAuthRecordKind, key: string, value: Record<string, unknown>, ttlMs: number): Promise<boolean>;
 }
 
 /** Options of {@link MemoryOAuthProxyStore}. @publicApi */
@@ -80,6 +97,13 @@ export class MemoryOAuthProxyStore implements OAuthProxyStore {
   delete(kind: OAuthRecordKind, key: string): Promise<void> {
     this.kinds.get(kind)?.delete(key);
     return Promise.resolve();
+  }
+
+  /** See {@link OAuthProxyStore}. */
+  async add(kind: OAuthRecordKind, key: string, value: Record<string, unknown>, ttlMs: number): Promise<boolean> {
+    if (this.live(kind, key)) return false;
+    await this.set(kind, key, value, ttlMs);
+    return true;
   }
 
   private live(kind: OAuthRecordKind, key: string): Entry | undefined {

@@ -96,6 +96,11 @@ function checkAuth(auth: HttpOptions['auth']): void {
   check.function('auth.samePrincipal', auth.samePrincipal);
   check.string('auth.resourceMetadataUrl', auth.resourceMetadataUrl);
   check.object('auth.protectedResource', auth.protectedResource);
+  check.object('auth.dpop', auth.dpop);
+  if (auth.dpop !== undefined) {
+    check.boolean('auth.dpop.required', auth.dpop.required, false);
+    check.integer('auth.dpop.maxProofAgeSeconds', auth.dpop.maxProofAgeSeconds, 1, 600, 60);
+  }
 }
 
 /** Throws for the first HTTP option that cannot work. */

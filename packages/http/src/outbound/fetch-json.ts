@@ -7,6 +7,11 @@
  * - reads the body as a stream and gives up past a size cap, never buffering more;
  * - yields a JSON object, or an {@link OutboundError} whose message names what went wrong and
  *   never carries a token, a secret or the answer's body.
+ *
+ * These URLs are the operator's own configuration (an IdP on an internal network is fine). A URL
+ * someone else chose, such as a client's metadata document, goes through guarded-fetch.ts
+ * instead: resolved and checked against private, loopback and link-local addresses, connected to
+ * the checked address, a few redirects each checked again.
  */
 
 /** A failed outbound request; its message is safe to report. */

@@ -7,11 +7,13 @@
  * `Retry-After`, since the token may well be valid; a valid token without a scope the request
  * needs -> 403 `error="insufficient_scope", scope="..."` (step-up). Tokens are read from the
  * Authorization header only, never from the query string, and never appear in an answer or a log.
+ * With `dpop`, DPoP-bound tokens (RFC 9449) come with the `DPoP` scheme and a proof (dpop.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { AuthOptions } from '../http-options.interface.js';
+import { boundKeyOf, DPOP_ALGORITHMS, DpopProofError, DpopReplayCache, verifyDpopProof } from './dpop.js';
 import { IntrospectionVerifier } from './introspection-verifier.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
@@ -20,6 +22,7 @@ import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+const DPOP = /^DPoP[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
 
 /** A quoted-string value of an auth-param (RFC 9110 section 11.2): no quote or backslash gets through unescaped. */
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
@@ -27,6 +30,8 @@ const quoted = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"
 export class BearerAuth {
   /** The built-in verifier, when `jwt` or `introspection` is configured. */
   readonly verifier?: TokenVerifier;
+  /** DPoP proofs seen (bounded), when `dpop` is on. */
+  private readonly proofs = new DpopReplayCache();
 
   constructor(
     private readonly options: AuthOptions,
@@ -40,15 +45,60 @@ export class BearerAuth {
   }
 
   /** The principal for the request; throws a 401 (or 503) HttpTransportError. */
-  async authenticate(req: IncomingMessage, metadataUrl: () => string | undefined, audiences: () => readonly string[]): Promise<unknown> {
-    const match = BEARER.exec(req.headers.authorization ?? '');
+  async authenticate(
+    req: IncomingMessage,
+    metadataUrl: () => string | undefined,
+    audiences: () => readonly string[],
+    requestUrl: () => string | undefined = () => undefined,
+  ): Promise<unknown> {
+    const header = req.headers.authorization ?? '';
+    const dpop = this.options.dpop ? DPOP.exec(header) : null;
+    const match = dpop ?? BEARER.exec(header);
     if (!match) {
       throw this.challenge(HttpErrorCode.MissingToken, 'Unauthorized: send a bearer token in the Authorization header', metadataUrl());
     }
+    if (this.options.dpop?.required && !dpop) throw this.dpopChallenge('invalid_token', 'this server accepts only DPoP-bound tokens, with the DPoP scheme');
+    const principal = await this.principal(req, match[1], metadataUrl, audiences);
+    if (this.options.dpop) await this.checkBinding(req, match[1], principal, !!dpop, requestUrl);
+    return principal;
+  }
+
+  /** RFC 9449 §7: a DPoP token needs a valid proof by the key it is bound to; a bound token never passes as Bearer. */
+  private async checkBinding(req: IncomingMessage, token: string, principal: unknown, dpop: boolean, requestUrl: () => string | undefined): Promise<void> {
+    const bound = boundKeyOf(principal);
+    if (!dpop) {
+      if (bound) throw this.dpopChallenge('invalid_token', 'the token is DPoP-bound: send it with the DPoP scheme and a proof');
+      return;
+    }
+    const url = requestUrl();
+    if (!url) throw this.dpopChallenge('invalid_dpop_proof', 'the request URL is not known, so no DPoP proof can be checked');
+    let jkt: string;
+    try {
+      jkt = await verifyDpopProof(
+        await import('jose'),
+        req.headers.dpop,
+        { method: req.method ?? 'GET', url, accessToken: token, maxAgeSec: this.options.dpop!.maxProofAgeSeconds },
+        (key, expiresAtSec) => (this.verifier?.firstUse ? this.verifier.firstUse(key, expiresAtSec) : this.proofs.first(key, expiresAtSec * 1000)),
+      );
+    } catch (error) {
+      if (error instanceof DpopProofError) throw this.dpopChallenge('invalid_dpop_proof', error.message);
+      throw error;
+    }
+    if (!bound) throw this.dpopChallenge('invalid_token', 'the token is not DPoP-bound (no cnf.jkt): send it as a Bearer token');
+    if (bound !== jkt) throw this.dpopChallenge('invalid_dpop_proof', 'the DPoP proof is signed by another key than the one the token is bound to');
+  }
+
+  private dpopChallenge(error: string, description: string): HttpTransportError {
+    return new HttpTransportError(HttpErrorCode.InvalidToken, `Unauthorized: ${description}`, {
+      headers: { 'WWW-Authenticate': `DPoP error="${error}", algs="${DPOP_ALGORITHMS.join(' ')}", error_description=${quoted(description)}` },
+    });
+  }
+
+  private async principal(req: IncomingMessage, token: string, metadataUrl: () => string | undefined, audiences: () => readonly string[]): Promise<unknown> {
     let principal: unknown;
     if (this.verifier) {
       try {
-        principal = await this.verifier.verify(match[1], audiences());
+        principal = await this.verifier.verify(token, audiences());
       } catch (error) {
         if (error instanceof TokenRejectedError) {
           throw this.challenge(HttpErrorCode.InvalidToken, `Unauthorized: ${error.message}`, metadataUrl(), 'invalid_token', error.message);
@@ -63,7 +113,7 @@ export class BearerAuth {
       }
     } else {
       try {
-        principal = await this.options.verify!(match[1], req);
+        principal = await this.options.verify!(token, req);
       } catch {
         principal = undefined;
       }

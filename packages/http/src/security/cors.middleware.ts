@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import { sendHttpError, type HttpTransportError } from '../errors/http-transport.error.js';
 import type { HostOriginGuard } from './host-origin.guard.js';
 
-const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
+const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, DPoP, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
 const EXPOSE_HEADERS = 'Mcp-Session-Id, WWW-Authenticate';
 
 /** CORS headers and preflight answers for one route accepting `methods`. */

@@ -30,4 +30,9 @@ export interface TokenVerifier {
   verify(token: string, audiences: readonly string[]): Promise<VerifiedPrincipal>;
   /** The issuer, for the default Protected Resource Metadata. */
   readonly issuer?: string;
+  /**
+   * Replay detection of DPoP proof ids on a store shared by every instance (the OAuth proxy's):
+   * true the first time `key` is seen until `expiresAtSec`. Without it, a bounded in-process cache.
+   */
+  firstUse?(key: string, expiresAtSec: number): Promise<boolean>;
 }

@@ -13,6 +13,8 @@ export interface Routed {
   /** JSON-RPC methods of the body (`response` for a client's answer), '' for GET/DELETE. */
   rpc: string[];
   lastEventId?: string;
+  /** The request's path and query. */
+  path?: string;
 }
 
 export class RoundRobinProxy {
@@ -40,6 +42,9 @@ export class RoundRobinProxy {
     this.watching = setInterval(probe, everyMs);
   }
 
+  /** When set, the upstream for a request (by its path), instead of the next one; undefined: the next one. */
+  route?: (path: string) => number | undefined;
+
   constructor(public upstreams: string[]) {}
 
   async start(): Promise<string> {
@@ -60,12 +65,13 @@ export class RoundRobinProxy {
     } catch {
       rpc = ['unparsable'];
     }
+    const chosen = this.route?.(req.url ?? '/');
     for (let attempt = 0; attempt < this.upstreams.length; attempt++) {
-      const index = this.next++ % this.upstreams.length;
+      const index = chosen !== undefined && attempt === 0 ? chosen % this.upstreams.length : this.next++ % this.upstreams.length;
       if (this.out.has(index) && this.out.size < this.upstreams.length) continue;
       const ok = await this.tryUpstream(index, req, res, body);
       if (ok) {
-        this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId: req.headers['last-event-id'] as string | undefined });
+        this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId: req.headers['last-event-id'] as string | undefined, path: req.url });
         return;
       }
     }

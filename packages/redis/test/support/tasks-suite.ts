@@ -77,6 +77,9 @@ export function tasksAcrossInstances(url: () => string, label: string): void {
       await steerAwayFrom([runner]);
       const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, TIMEOUT);
       const waiter = routed(start, 'tasks/result')[0].upstream;
+      // The proxy records a request once its upstream's answer starts: the 202 to the client's
+      // answer can start after the result it released reached the client (a loaded machine saw it).
+      for (let i = 0; i < 100 && routed(start, 'response').length === 0; i++) await sleep(20);
       const answer = routed(start, 'response')[0].upstream;
       expect(waiter).not.toBe(runner);
       // The proxy sent the client's answer on: to the next instance after the waiter's.

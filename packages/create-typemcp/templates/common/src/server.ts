@@ -1,4 +1,7 @@
 /** Builds the server: main.ts serves it, and every test builds it with this same function. */
+// [example]
+import * as path from 'node:path';
+// [/example]
 import { createServer, type ClassType, type Provider, type StructuredLogger, type TypeMcpServer } from '@typemcp/core';
 // [http]
 import type { HttpListenOptions } from '@typemcp/core';
@@ -7,6 +10,9 @@ import type {} from '@typemcp/http';
 // [redis]
 import { redisState } from '@typemcp/redis';
 // [/redis]
+// [example]
+import { skills } from '@typemcp/skills';
+// [/example]
 // [app]
 import { appsExtension } from '@typemcp/apps';
 // [/app]
@@ -42,6 +48,10 @@ export function createAppServer(options: AppServerOptions = {}): TypeMcpServer {
     services: options.services ?? services,
     logger: options.logger,
     providers: [...own.filter((provider) => !replaced.has(provider.provide)), ...overrides],
+    // [example]
+    // Agent skills (io.modelcontextprotocol/skills): skills/<name>/SKILL.md and its files; add one with npx typemcp add skill <name>.
+    extensions: [skills({ dir: path.join(__dirname, '..', 'skills') })],
+    // [/example]
     // [app]
     // MCP Apps (io.modelcontextprotocol/ui): the @App, @AppOnly and @AppView decorators need it.
     extensions: [appsExtension()],

@@ -94,6 +94,19 @@ export function runAsTask(ctx: RequestContext, work: (ctx: RequestContext) => Aw
   return offer.engine.start(ctx, offer.ttl, work).then((body) => new TaskCreated(body) as unknown as CallToolResult);
 }
 
+/**
+ * For a tool registered with `task: { start: 'handler' }`: whether {@link runAsTask} would make
+ * its call a task (the client can take one), and the retention the 2025-11-25 client asked for
+ * (`ttlMs`). Undefined when the call runs plainly. A gateway uses it to ask its upstream for a
+ * task only when its own client can take one.
+ * @publicApi
+ */
+export function taskOffer(ctx: RequestContext): { readonly ttlMs?: number } | undefined {
+  const offer = offers.get(ctx);
+  if (!offer) return undefined;
+  return offer.ttl === undefined ? {} : { ttlMs: offer.ttl };
+}
+
 /** True when a 2026-07-28 request declared the tasks extension in its client capabilities. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
   const extensions = capabilities.extensions;
