@@ -423,8 +423,9 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
       'test://static-text',
       'test://static-binary',
       'test://watched-resource',
-      'ui://everything/counter',
       'skill://live/server-status/SKILL.md',
+      // The MCP Apps view (AppsService is bound after SkillsService).
+      'ui://everything/counter',
     ]);
     const rawResources = (s.transport.responseTo('resources/list').result as { resources: JsonObject[] }).resources.filter((r) =>
       (r.uri as string).startsWith('test://'),
