@@ -25,7 +25,17 @@ export function createEverythingServer(options: Pick<ServerOptions, 'tasks'> = {
     version: '0.1.0',
     description: 'Every MCP feature under the conformance suite fixture names',
     instructions: 'A test server: every tool, resource and prompt of the MCP conformance suite, plus `add`.',
-    services: [ExtrasService, ContentToolsService, ClientRequestsService, ResourcesService, PromptsService, MultiRoundService, TasksService, SkillsService, AppsService],
+    services: [
+      ExtrasService,
+      ContentToolsService,
+      ClientRequestsService,
+      ResourcesService,
+      PromptsService,
+      MultiRoundService,
+      TasksService,
+      SkillsService,
+      AppsService,
+    ],
     // io.modelcontextprotocol/skills: the skills folder and SkillsService's generated skill; io.modelcontextprotocol/ui: the counter app.
     extensions: [skills({ dir: SKILLS_DIR }), appsExtension()],
   });
