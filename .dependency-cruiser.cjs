@@ -13,7 +13,8 @@ const MAY_IMPORT = {
   gateway: ['protocol', 'core'],
   skills: ['protocol', 'core'],
   testing: ['protocol', 'core'],
-  cli: ['protocol', 'core', 'http', 'gateway'],
+  apps: ['protocol', 'core'],
+  cli: ['protocol', 'core', 'http', 'gateway', 'apps'],
   'create-typemcp': [],
 };
 

@@ -69,6 +69,11 @@ export default tseslint.config(
     },
   },
   {
+    // Browser code (MCP Apps views, the test host page): its own program, with the DOM (tsconfig.views.json).
+    files: ['apps/*/src/apps/**/*.ts', 'test/support/apps-host/**/*.ts', 'test/apps/*.view.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.views.json', tsconfigRootDir: import.meta.dirname } },
+  },
+  {
     files: ['packages/*/test/**/*.ts', 'apps/**/test/**/*.ts', 'test/**/*.ts'],
     rules: {
       // Jest's asymmetric matchers (`expect.any(String)`, `expect.objectContaining(...)`) are typed `any`, and tests

@@ -8,7 +8,7 @@ const { mkdirSync } = require('node:fs');
 const path = require('node:path');
 const { Extractor, ExtractorConfig } = require('@microsoft/api-extractor');
 
-const PACKAGES = ['protocol', 'core', 'http', 'otel', 'redis', 'gateway', 'skills', 'testing', 'cli', 'create-typemcp'];
+const PACKAGES = ['protocol', 'core', 'http', 'otel', 'apps', 'redis', 'gateway', 'skills', 'testing', 'cli', 'create-typemcp'];
 const localBuild = process.argv.includes('--local');
 const root = path.resolve(__dirname, '..');
 

@@ -1,5 +1,7 @@
 /** Builds the everything server from its decorated services. */
+import { appsExtension } from '@typemcp/apps';
 import { createServer, runAsTask, type ServerOptions, type TypeMcpServer } from '@typemcp/core';
+import { AppsService } from './services/apps.service.js';
 import { ClientRequestsService } from './services/client-requests.service.js';
 import { ContentToolsService } from './services/content-tools.service.js';
 import { ExtrasService } from './services/extras.service.js';
@@ -23,9 +25,19 @@ export function createEverythingServer(options: Pick<ServerOptions, 'tasks'> = {
     version: '0.1.0',
     description: 'Every MCP feature under the conformance suite fixture names',
     instructions: 'A test server: every tool, resource and prompt of the MCP conformance suite, plus `add`.',
-    services: [ExtrasService, ContentToolsService, ClientRequestsService, ResourcesService, PromptsService, MultiRoundService, TasksService, SkillsService],
-    // io.modelcontextprotocol/skills: the skills folder and SkillsService's generated skill.
-    extensions: [skills({ dir: SKILLS_DIR })],
+    services: [
+      ExtrasService,
+      ContentToolsService,
+      ClientRequestsService,
+      ResourcesService,
+      PromptsService,
+      MultiRoundService,
+      TasksService,
+      SkillsService,
+      AppsService,
+    ],
+    // io.modelcontextprotocol/skills: the skills folder and SkillsService's generated skill; io.modelcontextprotocol/ui: the counter app.
+    extensions: [skills({ dir: SKILLS_DIR }), appsExtension()],
   });
   addTaskAfterQuestionTool(server);
   return server;

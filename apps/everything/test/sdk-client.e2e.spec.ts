@@ -65,6 +65,9 @@ const EXPECTED_TOOLS = [
   'test_header_param',
   'test_toggle_dynamic_tool',
   'test_update_watched_resource',
+  // MCP Apps: the tool with a view. The app-only increment_counter is left out of the list of a
+  // client that did not declare io.modelcontextprotocol/ui (apps.e2e.spec.ts covers both sides).
+  'show_counter',
   // The 2026-07-28 fixtures: served to every revision (legacy clients get real client requests).
   'test_input_required_result_elicitation',
   'test_input_required_result_sampling',
@@ -421,6 +424,8 @@ describe.each(REVISIONS)('SDK client <-> everything server over stdio at %s', (r
       'test://static-binary',
       'test://watched-resource',
       'skill://live/server-status/SKILL.md',
+      // The MCP Apps view (AppsService is bound after SkillsService).
+      'ui://everything/counter',
     ]);
     const rawResources = (s.transport.responseTo('resources/list').result as { resources: JsonObject[] }).resources.filter((r) =>
       (r.uri as string).startsWith('test://'),

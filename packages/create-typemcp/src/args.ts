@@ -27,7 +27,12 @@ export function createProgram(version: string): Command {
     .argument('[directory]', 'where to create the project (also its package and server name)')
     .addOption(new Option('--transport <transport>', 'how clients connect: stdio, http, or both (stdio unless --transport http)').choices(TRANSPORTS))
     .addOption(new Option('--auth <auth>', 'protect the HTTP server: none, or proxy (an OAuth proxy in front of your identity provider)').choices(AUTHS))
-    .addOption(new Option('--template <template>', 'example (a tool, a resource and a prompt) or blank (one tool)').choices(TEMPLATES))
+    .addOption(
+      new Option(
+        '--template <template>',
+        'example (a tool, a resource and a prompt), blank (one tool) or app (an MCP App: a tool with an interactive view)',
+      ).choices(TEMPLATES),
+    )
     .option('--name <name>', 'package and server name (default: the directory name)')
     .option('--install', 'run npm install (default)')
     .option('--no-install', 'do not run npm install')

@@ -10,6 +10,7 @@ function quote(value: string): string {
 
 /** A tool call that works on a new project of `template`, as `typemcp call` arguments. */
 export function sampleCall(template: ProjectOptions['template']): string {
+  if (template === 'app') return `show_counter --args '{"start":1}'`;
   return template === 'example' ? `greet --args '{"name":"Ada"}'` : `echo --args '{"text":"hello"}'`;
 }
 

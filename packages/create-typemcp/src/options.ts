@@ -4,7 +4,7 @@
 export type Transport = 'stdio' | 'http' | 'both';
 
 /** `example`: a service with a tool, a resource and a prompt; `blank`: one minimal tool. */
-export type Template = 'example' | 'blank';
+export type Template = 'example' | 'blank' | 'app';
 
 /**
  * How the HTTP server is protected. `none`: open (bind it to loopback); `proxy`: @typemcp/http's
@@ -20,7 +20,7 @@ export const AUTHS: readonly Auth[] = ['none', 'proxy'];
 export const TRANSPORTS: readonly Transport[] = ['stdio', 'http', 'both'];
 
 /** The templates a user may choose, in the order they are offered. */
-export const TEMPLATES: readonly Template[] = ['example', 'blank'];
+export const TEMPLATES: readonly Template[] = ['example', 'blank', 'app'];
 
 /** Everything needed to generate a project. @publicApi */
 export interface ProjectOptions {

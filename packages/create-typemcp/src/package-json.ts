@@ -5,11 +5,12 @@ import {
   DEV_DEPENDENCY_VERSIONS,
   EXAMPLE_DEPENDENCY_VERSIONS,
   EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+  APP_DEV_DEPENDENCY_VERSIONS,
   PROXY_DEV_DEPENDENCY_VERSIONS,
 } from './versions.js';
 
 /** The @typemcp/* packages a generated project may use. */
-export type TypeMcpPackage = 'protocol' | 'core' | 'http' | 'redis' | 'gateway' | 'skills' | 'testing' | 'cli';
+export type TypeMcpPackage = 'protocol' | 'core' | 'apps' | 'http' | 'redis' | 'gateway' | 'skills' | 'testing' | 'cli';
 
 /** Where each @typemcp/* package comes from: a version, or a `file:` tarball (see `--from`). */
 export type PackageSources = Record<TypeMcpPackage, string>;
@@ -34,15 +35,16 @@ export interface GeneratedPackageJson {
  * script is needed. @swc/core's postinstall only checks its native binary, which comes as an
  * optional dependency (and else installs @swc/wasm from the network); @parcel/watcher's (Jest's
  * file watcher) builds from source only when asked to, its prebuilt binaries also come as optional
- * dependencies.
+ * dependencies; esbuild's (the app template's bundler, through @typemcp/apps) only checks the native
+ * binary that comes as an optional dependency.
  */
-export const ALLOW_SCRIPTS = { '@parcel/watcher': false, '@swc/core': false } as const;
+export const ALLOW_SCRIPTS = { '@parcel/watcher': false, '@swc/core': false, esbuild: false } as const;
 
 function sorted(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions['auth']): Record<string, string> {
+function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions['auth'], template?: ProjectOptions['template']): Record<string, string> {
   // `typemcp build` runs the compiled entry up to listen() to write dist/typemcp.manifest.json (the
   // DTO schemas, read at start-up instead of derived). An HTTP-only server behind the OAuth proxy
   // needs its provider's settings to get there, so it derives its schemas at start-up.
@@ -52,7 +54,8 @@ function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions
     build: `tsc -p tsconfig.build.json${manifest}`,
     start: 'node dist/main.js',
     test: 'jest',
-    typecheck: 'tsc',
+    // The app template's views are browser code, checked with the DOM (tsconfig.views.json).
+    typecheck: template === 'app' ? 'tsc && tsc -p tsconfig.views.json' : 'tsc',
   };
   if (transport === 'both') {
     scripts['dev:http'] = 'typemcp dev src/main.ts --transport http';
@@ -76,18 +79,21 @@ export function buildPackageJson(
   if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
   // The example's Database holds a PostgreSQL pool (used only when DATABASE_URL is set); its skills folder is served by @typemcp/skills.
   if (options.template === 'example') Object.assign(dependencies, EXAMPLE_DEPENDENCY_VERSIONS, { '@typemcp/skills': sources.skills });
+  // MCP Apps: the extension and its bundler (esbuild); the view's App class is bundled, a build-time dependency.
+  if (options.template === 'app') dependencies['@typemcp/apps'] = sources.apps;
   const pkg: GeneratedPackageJson = {
     name: options.name,
     version: '0.1.0',
     private: true,
     description: 'An MCP server built with TypeMCP',
     main: 'dist/main.js',
-    scripts: scriptsFor(options.transport, auth),
+    scripts: scriptsFor(options.transport, auth, options.template),
     engines: { node: '>=20.19' },
     dependencies: sorted(dependencies),
     devDependencies: sorted({
       ...DEV_DEPENDENCY_VERSIONS,
       ...(options.template === 'example' ? EXAMPLE_DEV_DEPENDENCY_VERSIONS : {}),
+      ...(options.template === 'app' ? APP_DEV_DEPENDENCY_VERSIONS : {}),
       ...(auth === 'proxy' ? PROXY_DEV_DEPENDENCY_VERSIONS : {}),
       '@typemcp/cli': sources.cli,
       '@typemcp/testing': sources.testing,

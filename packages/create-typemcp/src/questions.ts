@@ -55,6 +55,7 @@ const AUTH_LABELS: Record<Auth, string> = {
 const TEMPLATE_LABELS: Record<Template, string> = {
   example: 'example: a service with a tool, a resource and a prompt, and their tests',
   blank: 'blank: one minimal tool and its test',
+  app: 'app: an MCP App (a tool with an interactive view), bundled by the build, and its tests',
 };
 
 /** The answer to a question, unless it was cancelled (@clack/prompts answers a symbol then). */

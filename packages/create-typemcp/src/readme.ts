@@ -4,7 +4,7 @@ import { sampleCall } from './next-steps.js';
 import type { ProjectOptions } from './options.js';
 
 function layout(template: ProjectOptions['template']): string {
-  const service = template === 'example' ? 'greeting' : 'echo';
+  const service = template === 'example' ? 'greeting' : template === 'app' ? 'counter' : 'echo';
   return [
     '| Path | What |',
     '| --- | --- |',
@@ -16,6 +16,11 @@ function layout(template: ProjectOptions['template']): string {
       ? ['| `src/database.ts` | A PostgreSQL pool (when `DATABASE_URL` is set), opened by `onInit()`, closed by `onDestroy()`, checked by `/readyz`. |']
       : []),
     '| `src/services/index.ts` | The list of services; `typemcp add` registers new ones here. |',
+    ...(template === 'app'
+      ? [
+          "| `src/apps/counter.app.html`, `counter.ts` | The MCP App's view (the official `App` class of `@modelcontextprotocol/ext-apps`): `npm run build` bundles it into one self-contained `dist/apps/counter.html`, which the `ui://counter/view` resource serves. |",
+        ]
+      : []),
     `| \`src/services/${service}.service.ts\` | An \`@McpService()\` class: its decorated methods are what clients see. |`,
     `| \`src/services/${service}.dto.ts\` | class-validator DTOs: the JSON Schemas clients see and the validation of their input. |`,
     `| \`test/${service}.service.spec.ts\` | Tests with \`@typemcp/testing\`: a real server and client in memory. |`,

@@ -11,7 +11,7 @@ import type { PackageSources, TypeMcpPackage } from './package-json.js';
 const run = promisify(execFile);
 
 /** The packages taken from the checkout (dependencies first). */
-export const VENDORED: readonly TypeMcpPackage[] = ['protocol', 'core', 'http', 'redis', 'gateway', 'skills', 'testing', 'cli'];
+export const VENDORED: readonly TypeMcpPackage[] = ['protocol', 'core', 'apps', 'http', 'redis', 'gateway', 'skills', 'testing', 'cli'];
 
 /** The folder, inside the new project, that holds the packed tarballs. */
 export const VENDOR_DIR = 'vendor';

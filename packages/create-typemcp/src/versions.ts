@@ -21,6 +21,11 @@ export const EXAMPLE_DEV_DEPENDENCY_VERSIONS = {
   '@types/pg': '8.23.1',
 } as const;
 
+/** Development dependencies of the app template: the official App class its view bundles (and that package's peers). */
+export const APP_DEV_DEPENDENCY_VERSIONS = {
+  '@modelcontextprotocol/ext-apps': '2.0.4',
+} as const;
+
 /** Development dependencies of every generated project (besides @typemcp/*). */
 export const DEV_DEPENDENCY_VERSIONS = {
   '@swc/core': '1.16.22',

@@ -2,11 +2,12 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
-import { EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
+import { APP_DEV_DEPENDENCY_VERSIONS, EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
 
 const registry: PackageSources = {
   protocol: '0.1.0',
   core: '0.1.0',
+  apps: '0.1.0',
   http: '0.1.0',
   redis: '0.1.0',
   gateway: '0.1.0',
@@ -23,6 +24,7 @@ it('pins exactly the versions package-lock.json holds for this repository', () =
     ...PROXY_DEV_DEPENDENCY_VERSIONS,
     ...EXAMPLE_DEPENDENCY_VERSIONS,
     ...EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+    ...APP_DEV_DEPENDENCY_VERSIONS,
   })) {
     expect(`${name}@${lock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
   }
@@ -62,6 +64,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
   const sources = {
     protocol: file('protocol'),
     core: file('core'),
+    apps: file('apps'),
     http: file('http'),
     redis: file('redis'),
     gateway: file('gateway'),
@@ -74,6 +77,7 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
   expect(pkg.overrides).toEqual({
     '@typemcp/protocol': file('protocol'),
     '@typemcp/core': file('core'),
+    '@typemcp/apps': file('apps'),
     '@typemcp/http': file('http'),
     '@typemcp/redis': file('redis'),
     '@typemcp/gateway': file('gateway'),
@@ -112,4 +116,16 @@ it('adds the PostgreSQL client (its Database) and @typemcp/skills (its skills fo
   expect(blank.dependencies.pg).toBeUndefined();
   expect(blank.dependencies['@typemcp/skills']).toBeUndefined();
   expect(blank.dependencies['@typemcp/redis']).toBe('0.1.0');
+});
+
+it("adds @typemcp/apps, the official App class its view bundles and the views' type-check to the app template only", () => {
+  const app = buildPackageJson({ name: 'a', transport: 'http', template: 'app' }, registry);
+  expect(app.dependencies['@typemcp/apps']).toBe('0.1.0');
+  expect(app.devDependencies['@modelcontextprotocol/ext-apps']).toBe(APP_DEV_DEPENDENCY_VERSIONS['@modelcontextprotocol/ext-apps']);
+  expect(app.scripts.typecheck).toBe('tsc && tsc -p tsconfig.views.json');
+  expect(app.scripts.build).toBe('tsc -p tsconfig.build.json && typemcp build');
+  const blank = buildPackageJson({ name: 'a', transport: 'http', template: 'blank' }, registry);
+  expect(blank.dependencies['@typemcp/apps']).toBeUndefined();
+  expect(blank.devDependencies['@modelcontextprotocol/ext-apps']).toBeUndefined();
+  expect(blank.scripts.typecheck).toBe('tsc');
 });

@@ -2,7 +2,9 @@
  * Every entry point and template type-checks (sources and tests, with the repository's
  * TypeScript and workspace packages), and the blank template's test passes. The example
  * template over stdio is built, tested and served in generate.e2e.spec.ts. A project protected by
- * the OAuth proxy type-checks, passes its tests, and its local identity provider starts.
+ * the OAuth proxy type-checks, passes its tests, and its local identity provider starts. The app
+ * template (an MCP App) type-checks with its views, passes its tests, builds its view into one
+ * file, and its served app works in a real Chromium through the official AppBridge.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +12,12 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
-import { jest as runJest, removeProject, ROOT, typecheck, typemcp } from '../../cli/test/support/project';
+import { jest as runJest, removeProject, ROOT, runNode, typecheck, typemcp } from '../../cli/test/support/project';
+import { clickCounter, launchChromium, openHost } from '../../../test/support/apps-browser';
 import { run } from '../src/index';
 
 async function generate(
-  template: 'example' | 'blank',
+  template: 'example' | 'blank' | 'app',
   transport: 'stdio' | 'http' | 'both',
   auth: 'none' | 'proxy' = 'none',
   ...more: string[]
@@ -258,4 +261,63 @@ describe('the blank template over http, protected by the OAuth proxy (--auth pro
       child.kill();
     }
   }, 30_000);
+});
+
+describe('the app template over http: an MCP App', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await generate('app', 'http');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('type-checks, its views with the DOM too', async () => {
+    const checked = await typecheck(dir);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const views = await runNode(path.join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', path.join(dir, 'tsconfig.views.json')], dir);
+    expect(views.stdout + views.stderr).toBe('');
+    expect(views.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).scripts.typecheck).toBe('tsc && tsc -p tsconfig.views.json');
+  }, 60_000);
+
+  it('passes its tests', async () => {
+    const tested = await runJest(dir);
+    expect(tested.stderr).toMatch(/Tests:\s+4 passed, 4 total/);
+    expect(tested.code).toBe(0);
+  }, 60_000);
+
+  it('builds: the view bundled into one file, then served and driven in Chromium through the official AppBridge', async () => {
+    const compiled = await runNode(path.join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', path.join(dir, 'tsconfig.build.json')], dir);
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    const built = await typemcp(['build'], dir);
+    expect(built).toMatchObject({ code: 0, stderr: '' });
+    expect(built.stdout).toMatch(/typemcp build: (bundled|kept) dist\/apps\/counter\.html \(view [0-9a-f]{16}\)/);
+    const view = readFileSync(path.join(dir, 'dist/apps/counter.html'), 'utf8');
+    expect(view).not.toMatch(/<script[^>]*\bsrc=|<link[^>]*\bhref=/);
+
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: dir,
+      env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const browser = await launchChromium();
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+        createInterface({ input: child.stderr }).on('line', (line) => {
+          const found = /serving MCP over Streamable HTTP at (\S+)/.exec(line);
+          if (found) resolve(found[1]);
+        });
+      });
+      const { page, consoleErrors } = await openHost(browser, url, 'show_counter', { start: 9 });
+      const log = await clickCounter(page, 9);
+      expect(log.errors).toEqual([]);
+      expect(log).toMatchObject({ resourceUri: 'ui://counter/view', mimeType: 'text/html;profile=mcp-app', contents: 1, teardown: {} });
+      expect(log.viewMessages.find((m) => m.method === 'tools/call')?.params).toMatchObject({ name: 'increment_counter', arguments: { by: 1 } });
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await browser.close();
+      child.kill();
+    }
+  }, 120_000);
 });

@@ -28,4 +28,5 @@ export type {
   ServerNotificationParams,
   TestSkill,
 } from './test-client.types.js';
+export { APPS_HOST_EXTENSIONS, renderApp, type AppToolVisibility, type RenderedApp, type RenderedView } from './render-app.js';
 export { textOf } from './text-of.js';

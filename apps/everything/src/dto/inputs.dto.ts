@@ -40,3 +40,11 @@ export class PromptWithArguments {
 export class EmbeddedResourceArgs {
   @IsString() @Description('URI of the resource to embed') resourceUri!: string;
 }
+
+export class ShowCounterInput {
+  @IsOptional() @IsInt() @Min(-1_000_000) @Max(1_000_000) @Description('The count to start from (default: the current count)') start?: number;
+}
+
+export class IncrementCounterInput {
+  @IsOptional() @IsInt() @Min(-1000) @Max(1000) @Description('How much to add (default 1)') by?: number;
+}

@@ -1,6 +1,7 @@
 /**
  * `typemcp build [entry] [args...] [--out file] [--check]`: generates the schema manifest of a
- * compiled server (default `dist/main.js`), or checks the one on disk against the code.
+ * compiled server (default `dist/main.js`), or checks the one on disk against the code. Before
+ * the manifest, it bundles the project's MCP Apps views (build-apps.ts).
  *
  * The entry runs in a child `node` with `TYPEMCP_MANIFEST_OUT=<file>`: @typemcp/core then records
  * every JSON Schema its servers derive from DTOs, and the first `listen()` writes them (with the
@@ -12,6 +13,7 @@ import * as path from 'node:path';
 import { Command } from 'commander';
 import type { CommandResult } from './command-result.js';
 import { UsageError } from '../usage.error.js';
+import { buildApps } from './build-apps.js';
 
 /** The default manifest name, beside the entry (as @typemcp/core looks for it). */
 export const MANIFEST_FILE = 'typemcp.manifest.json';
@@ -119,6 +121,9 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
   const relativeOut = path.relative(cwd, out);
   const shownOut = relativeOut && !relativeOut.startsWith('..') ? relativeOut : out;
   if (!options.check) {
+    for (const view of await buildApps(entry)) {
+      log(`typemcp build: ${view.cached ? 'kept' : 'bundled'} ${path.relative(cwd, view.outFile) || view.outFile} (view ${view.digest})`);
+    }
     await generate(entry, options.args ?? [], out, cwd);
     const manifest = readManifest(out);
     log(

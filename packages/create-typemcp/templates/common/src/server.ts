@@ -13,6 +13,9 @@ import { redisState } from '@typemcp/redis';
 // [example]
 import { skills } from '@typemcp/skills';
 // [/example]
+// [app]
+import { appsExtension } from '@typemcp/apps';
+// [/app]
 import { AppConfig } from './config.js';
 import { services } from './services/index.js';
 
@@ -49,6 +52,10 @@ export function createAppServer(options: AppServerOptions = {}): TypeMcpServer {
     // Agent skills (io.modelcontextprotocol/skills): skills/<name>/SKILL.md and its files; add one with npx typemcp add skill <name>.
     extensions: [skills({ dir: path.join(__dirname, '..', 'skills') })],
     // [/example]
+    // [app]
+    // MCP Apps (io.modelcontextprotocol/ui): the @App, @AppOnly and @AppView decorators need it.
+    extensions: [appsExtension()],
+    // [/app]
   });
 }
 // [http]
