@@ -106,6 +106,9 @@ export function buildPackageJson(
     // reaches only as a peer (core's optional peer @typemcp/http, which the CLI installs anyway):
     // it retries the tarball forever ("seems to be corrupted. Trying again"). A direct edge avoids it.
     if (!dependencies['@typemcp/http']) pkg.devDependencies = sorted({ ...pkg.devDependencies, '@typemcp/http': sources.http });
+    // @typemcp/apps is only an optional peer of the CLI unless the project uses it: an override
+    // for it would be the same trap, for a package the project never installs.
+    if (!dependencies['@typemcp/apps']) delete pkg.overrides['@typemcp/apps'];
   }
   return pkg;
 }

@@ -74,10 +74,11 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
   };
   const pkg = buildPackageJson({ name: 'a', transport: 'http' }, sources);
   expect(pkg.dependencies['@typemcp/core']).toBe(file('core'));
+  // @typemcp/apps only where the project uses it: elsewhere it is an optional peer of the CLI,
+  // and npm 11 never finishes on a file: override of a package it reaches only as a peer.
   expect(pkg.overrides).toEqual({
     '@typemcp/protocol': file('protocol'),
     '@typemcp/core': file('core'),
-    '@typemcp/apps': file('apps'),
     '@typemcp/http': file('http'),
     '@typemcp/redis': file('redis'),
     '@typemcp/gateway': file('gateway'),
@@ -92,6 +93,9 @@ it('points every @typemcp/* package, direct or not, at the vendored tarballs wit
   expect(stdio.dependencies['@typemcp/http']).toBeUndefined();
   expect(stdio.devDependencies['@typemcp/http']).toBe(file('http'));
   expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).devDependencies['@typemcp/http']).toBeUndefined();
+  const app = buildPackageJson({ name: 'a', transport: 'http', template: 'app' }, sources);
+  expect(app.dependencies['@typemcp/apps']).toBe(file('apps'));
+  expect(app.overrides?.['@typemcp/apps']).toBe(file('apps'));
 });
 
 it('adds a local identity provider (oidc-provider, `npm run idp`) only to a project protected by the OAuth proxy', () => {
