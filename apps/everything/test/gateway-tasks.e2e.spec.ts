@@ -38,7 +38,7 @@ beforeAll(async () => {
   httpUpstream = createEverythingServer();
   httpUpstreamListener = await httpUpstream.listen({ transport: 'http', port: 0, keepAliveMs: 0 });
   memUpstream = createEverythingServer();
-  gateway = createServer({ name: 'gateway', version: '1.0.0' });
+  gateway = createServer({ name: 'gateway', version: '1.0.0', services: [] }); // only what is mounted (no services discovered from the everything app's imports)
   mounts.push(await mount(gateway, { command: process.execPath, args: [MAIN, '--transport', 'stdio'], stderr: 'ignore', era: 'legacy' }, { namespace: 'old' }));
   mounts.push(await mount(gateway, { url: httpUpstreamListener.url, era: 'modern' }, { namespace: 'new' }));
   // The same HTTP upstream spoken to at 2025-11-25: where its tasks run can be seen from here.
