@@ -67,6 +67,7 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     expect(created.output).toContain('Installed dependencies');
     expect(created.output).toContain(`"args": [\n        "${path.join(dir, 'dist', 'main.js')}"`);
     expect(readdirSync(path.join(dir, 'vendor')).sort()).toEqual([
+      'typemcp-apps-0.1.0.tgz',
       'typemcp-cli-0.1.0.tgz',
       'typemcp-core-0.1.0.tgz',
       'typemcp-gateway-0.1.0.tgz',
