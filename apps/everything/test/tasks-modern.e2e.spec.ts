@@ -107,7 +107,12 @@ describe('tasks extension (2026-07-28) over HTTP', () => {
   it('is advertised as an extension, and tools carry no 2025-11-25 execution field', async () => {
     const discover = await rpc('alice', 'server/discover');
     const caps = discover.result!.capabilities as JsonObject;
-    expect(caps.extensions).toEqual({ [EXT]: {}, 'io.modelcontextprotocol/skills': { directoryRead: true } });
+    // Beside the tasks extension, the everything app's skills and apps (MCP Apps) extensions.
+    expect(caps.extensions).toEqual({
+      [EXT]: {},
+      'io.modelcontextprotocol/skills': { directoryRead: true },
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+    });
     expect(caps.tasks).toBeUndefined();
     const { result } = await rpc('alice', 'tools/list');
     const tools = result!.tools as JsonObject[];
