@@ -22,7 +22,7 @@ import type { Reply } from './redis-connection.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { Script } from './lua-script.js';
 import { parseMessage, parseRecord, parseRun } from './task-records.js';
-import { abandonTask, cancelTask, claimTask, endedLeases, renewLeases, renewTask, sendTask, touchLeases } from './task-scripts.js';
+import { abandonTask, cancelTask, claimTask, endedLeases, renewTask, sendTask, touchLeases } from './task-scripts.js';
 
 /** Leases renewed, and reaped, per command. */
 const BATCH = 200;
@@ -61,6 +61,9 @@ export class RedisTaskCluster implements TaskCluster {
     private readonly store: TaskKeys,
     readonly leaseMs: number,
   ) {}
+
+  /** Tasks this instance took out of the lease index since the last renewal began (see renew()). */
+  private readonly unlisted = new Set<string>();
 
   private get leasesKey(): string {
     return `${this.store.prefix}:leases`;
@@ -116,7 +119,9 @@ export class RedisTaskCluster implements TaskCluster {
     if (!held) return;
     this.held.delete(taskId);
     void this.store.connection.unsubscribe(`${this.keys(taskId)[0]}:to`, held.listener).catch(() => undefined);
-    if (!keepLease) void this.store.command(this.leasesKey, ['ZREM', this.leasesKey, taskId]).catch(() => undefined);
+    if (keepLease) return;
+    this.unlisted.add(taskId);
+    void this.store.command(this.leasesKey, ['ZREM', this.leasesKey, taskId]).catch(() => undefined);
   }
 
   /** A write of the engine (`put`): checked against this instance's lease when it holds the task. */
@@ -205,13 +210,18 @@ export class RedisTaskCluster implements TaskCluster {
 
   /** Every third of the lease: each held task's lease, then the lease index, in batches. */
   private async renew(): Promise<void> {
+    this.unlisted.clear();
     if (!this.store.connection.isReady || this.held.size === 0) return;
     const ids = [...this.held.keys()];
     const alive = await Promise.all(ids.map((id) => this.renewOne(id).catch(() => false)));
     const kept = ids.filter((_, i) => alive[i] && this.held.has(ids[i]));
     for (let i = 0; i < kept.length; i += BATCH) {
-      await this.store.script(renewLeases, [this.leasesKey], [String(this.leaseMs), ...kept.slice(i, i + BATCH)]).catch(() => undefined);
+      await this.store.script(touchLeases, [this.leasesKey], [String(this.leaseMs), ...kept.slice(i, i + BATCH)]).catch(() => undefined);
     }
+    // A task that ended while its renewal was on the way: its ZREM may have gone before the ZADD
+    // above put it back (renewals may add: the index heals itself from them). Take it out again.
+    const ended = kept.filter((id) => this.unlisted.has(id));
+    if (ended.length) await this.store.command(this.leasesKey, ['ZREM', this.leasesKey, ...ended]).catch(() => undefined);
   }
 
   /** Every fifth of the lease: the tasks whose lease ended are claimed (one instance each), then run again or failed. */

@@ -130,12 +130,5 @@ export const touchLeases = new Script(`${NOW}local at = now() + tonumber(ARGV[1]
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], at, ARGV[i]) end
 return 0`);
 
-// KEYS: leases. ARGV: lease ms, task ids... A renewal's: moves the end of leases still in the
-// index, never adds one (XX), so a renewal that lands after its task ended and left the index
-// cannot put it back for the reapers to find later.
-export const renewLeases = new Script(`${NOW}local at = now() + tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', at, ARGV[i]) end
-return 0`);
-
 // KEYS: leases. ARGV: most. The tasks whose recorded lease has ended (candidates: each is checked on its own slot).
 export const endedLeases = new Script(`${NOW}return redis.call('ZRANGE', KEYS[1], '-inf', now(), 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[1]))`);

@@ -152,7 +152,14 @@ describeWithRedis('RedisTaskStore', reason, () => {
       const task = await aliceA.tasks.call('work', { ms: 20 }, { ttlMs });
       expect(task.ttlMs).toBe(ttlMs);
       expect(textOf(await aliceB.tasks.result(task.taskId))).toBe('worked 20 ms');
-      expect(await keys()).toHaveLength(3);
+      // The holder takes the task out of the lease index just after its end is written, so B can
+      // answer first: left to the task are its hash and its owner's two index entries.
+      let left = await keys();
+      for (let i = 0; i < 50 && left.length > 3; i++) {
+        await sleep(20);
+        left = await keys();
+      }
+      expect(left).toHaveLength(3);
       await sleep(Date.parse(task.createdAt) + ttlMs + 20 - Date.now());
       await expect(aliceB.tasks.get(task.taskId)).rejects.toMatchObject({ code: -32602 });
       await expect(aliceA.tasks.get(task.taskId)).rejects.toMatchObject({ code: -32602 });
