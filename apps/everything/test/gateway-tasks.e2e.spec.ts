@@ -19,6 +19,7 @@ import { mount, type Mount } from '@typemcp/gateway';
 import type { JsonObject } from '../../../test/support/spec-schemas';
 import { assertServerBuilt } from '../../../test/support/stdio-session';
 import { createEverythingServer } from '../src/everything.server';
+import { streamTool } from './support/task-stream';
 
 const MAIN = path.resolve(__dirname, '../dist/main.js');
 const EXT = 'io.modelcontextprotocol/tasks';
@@ -103,17 +104,7 @@ describe('a 2025-11-25 client (SDK 1.x experimental tasks) through the gateway',
   }
   afterAll(() => client?.close());
 
-  async function stream(name: string, args: JsonObject, onprogress?: (p: Progress) => void) {
-    const seen: string[] = [];
-    let taskId: string | undefined;
-    let last: { type: string; result?: unknown; error?: unknown } | undefined;
-    for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, { ...TIMEOUT, onprogress })) {
-      seen.push(message.type === 'taskStatus' ? `status:${message.task.status}` : message.type);
-      if (message.type === 'taskCreated') taskId = message.task.taskId;
-      last = message;
-    }
-    return { seen, taskId, last };
-  }
+  const stream = (name: string, args: JsonObject, onprogress?: (p: Progress) => void) => streamTool(client, name, args, TIMEOUT.timeout, onprogress);
 
   it("sees the gateway's tasks capability and the mounted tools' task support", async () => {
     expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });

@@ -17,6 +17,7 @@ import { describeFailures, validateServerTraffic, type JsonObject } from '../../
 import { connectHttp, type HttpSession } from '../../../test/support/http-session';
 import { connectStdio, type ServerEntry, type StdioSession } from '../../../test/support/stdio-session';
 import { createEverythingServer } from '../src/everything.server';
+import { streamTool } from './support/task-stream';
 
 const EVERYTHING: ServerEntry = { main: path.resolve(__dirname, '../dist/main.js'), args: ['--transport', 'stdio'] };
 const TIMEOUT = { timeout: 10_000 };
@@ -32,19 +33,6 @@ function newClient(asked: JsonObject[]): Client {
     return { action: 'accept', content: { confirm: true, name: 'Ada' } };
   });
   return client;
-}
-
-/** Every message of a callToolStream run, the created task's id and the final message. */
-async function streamTool(client: Client, name: string, args: JsonObject, onprogress?: (p: Progress) => void) {
-  const seen: string[] = [];
-  let taskId: string | undefined;
-  let last: { type: string; result?: unknown; error?: unknown } | undefined;
-  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, { ...TIMEOUT, onprogress })) {
-    seen.push(message.type === 'taskStatus' ? `status:${message.task.status}` : message.type);
-    if (message.type === 'taskCreated') taskId = message.task.taskId;
-    last = message;
-  }
-  return { seen, taskId, last };
 }
 
 /** The behaviour both transports must show. */
@@ -65,7 +53,7 @@ function behaves(connect: () => Promise<{ client: Client; asked: JsonObject[] }>
 
   it('runs a long tool as a task: handle at once, progress with the original token, working then completed, the result', async () => {
     const progress: Progress[] = [];
-    const { seen, taskId, last } = await streamTool(client, 'slow_compute', { seconds: 2, label: 'build' }, (p) => progress.push(p));
+    const { seen, taskId, last } = await streamTool(client, 'slow_compute', { seconds: 2, label: 'build' }, TIMEOUT.timeout, (p) => progress.push(p));
     expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(seen[0]).toBe('taskCreated');
     expect(seen).toContain('status:working');
@@ -80,7 +68,7 @@ function behaves(connect: () => Promise<{ client: Client; asked: JsonObject[] }>
 
   it('asks the user from inside the task: input_required, the elicitation on tasks/result with the related task, and the same run continues', async () => {
     asked.length = 0;
-    const { seen, taskId, last } = await streamTool(client, 'confirm_delete', { filename: 'draft.txt' });
+    const { seen, taskId, last } = await streamTool(client, 'confirm_delete', { filename: 'draft.txt' }, TIMEOUT.timeout);
     expect(seen).toContain('status:input_required');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ message: 'Delete draft.txt?', _meta: { [RELATED]: { taskId } } });
