@@ -114,6 +114,11 @@ async function listToolNames(client: Client): Promise<{ name: string; meta: unkn
   return tools;
 }
 
+/** The first `tools/list` result the client received. */
+function toolsListResult(recorder: HttpWireRecorder): JsonObject | undefined {
+  return recorder.inbound().find((m) => Array.isArray((m.result as JsonObject | undefined)?.tools))?.result as JsonObject | undefined;
+}
+
 const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0] ?? { text: '' }).text;
 
 /** What a refused request rejects with: the JSON-RPC error's code and message. */
@@ -165,6 +170,8 @@ describe.each(ERAS)('com.example/echo-ext with the SDK 2.x client at %s', (revis
       const history = recorder.inbound().find((m) => (m.result as JsonObject | undefined)?.entries !== undefined)?.result as JsonObject;
       if (modern) expect(history).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
       else expect(history).not.toHaveProperty('ttlMs');
+      // Its tools list depends on what the client declared (the hidden tool): no shared cache may keep it.
+      if (modern) expect(toolsListResult(recorder)).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
 
       const report = validateServerTraffic(revision, recorder.wire, { extensionResults: EXTENSION_RESULTS });
       expect(describeFailures(report.failures)).toEqual([]);
@@ -181,6 +188,7 @@ describe.each(ERAS)('com.example/echo-ext with the SDK 2.x client at %s', (revis
     try {
       expect(client.getServerCapabilities()?.extensions).toEqual({ [ECHO_EXT]: { maxLength: 16 } });
       expect((await listToolNames(client)).map((t) => t.name)).toEqual(['shout', 'plain']);
+      if (modern) expect(toolsListResult(recorder)).toMatchObject({ cacheScope: 'private' });
       // Hidden from its lists, the tool still answers a call.
       expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('no echo-ext');
       const refused = await refusal(client.request({ method: 'echo/say', params: { text: 'hi' } }, SayResult));

@@ -486,7 +486,10 @@ export class ProtocolServer implements ServerHost {
     const configured = this.options.cache ?? {};
     const read = kind === 'read';
     const hint = { ...(read ? undefined : configured.lists), ...configured[kind], ...ctx.cacheHint };
-    const personal = ctx.principal !== undefined || (kind === 'tools' && this.registry.hasGuardedTools());
+    // A list that an extension's visibility rule filters differs from one request to the next
+    // (what the client declared), as one with guarded tools does: no shared cache may keep it.
+    const filtered = kind !== 'lists' && kind !== 'discover' && kind !== 'read' && this.extensionSet.visibleIn[kind] !== undefined;
+    const personal = ctx.principal !== undefined || (kind === 'tools' && this.registry.hasGuardedTools()) || filtered;
     const ttlMs = typeof hint.ttlMs === 'number' && hint.ttlMs >= 0 ? Math.floor(hint.ttlMs) : read ? 0 : PROTOCOL_DEFAULTS.listTtlMs;
     return { ttlMs, cacheScope: hint.cacheScope ?? (personal || read ? 'private' : 'public') };
   }

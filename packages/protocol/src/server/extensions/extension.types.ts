@@ -128,7 +128,8 @@ export interface VisibilityInfo {
 /**
  * Which features a request sees in a list (before paging, per request). A feature one rule
  * refuses is left out of that list only: calls and reads are not refused (a guard or scopes do
- * that).
+ * that). At 2026-07-28 a list with a rule is `cacheScope: 'private'` by default, since what it
+ * shows depends on the request.
  */
 export interface ExtensionVisibility {
   /** Whether `tools/list` shows the tool to this request. */
