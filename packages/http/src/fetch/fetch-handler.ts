@@ -45,6 +45,7 @@ export interface FetchRequestInfo {
 
 /** A web-standard request handler serving MCP. @publicApi */
 export interface FetchHandler {
+  /** Serves one request; the `Response` comes once its head is known (an SSE body streams after). */
   (request: Request, info?: FetchRequestInfo): Promise<Response>;
   /** The Streamable HTTP endpoint's path (default `/mcp`). */
   readonly path: string;
