@@ -27,6 +27,7 @@ const config: Config = {
   moduleNameMapper: {
     '^@typemcp/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@typemcp/([a-z-]+)/internal$': '<rootDir>/packages/$1/src/internal.ts',
+    '^@typemcp/http/(fetch|fastify)$': '<rootDir>/packages/http/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,

@@ -103,7 +103,12 @@ export function generatedProjectOptions(): ts.CompilerOptions {
     noEmit: true,
     // Each block is a file of its own, even one without imports.
     moduleDetection: ts.ModuleDetectionKind.Force,
-    paths: { '@typemcp/*': [path.join(ROOT, 'packages/*/src/index.ts')] },
+    paths: {
+      // The subpath entries of @typemcp/http (see its package.json exports).
+      '@typemcp/http/fetch': [path.join(ROOT, 'packages/http/src/fetch/index.ts')],
+      '@typemcp/http/fastify': [path.join(ROOT, 'packages/http/src/fastify/index.ts')],
+      '@typemcp/*': [path.join(ROOT, 'packages/*/src/index.ts')],
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /** Options of serveHttp() and createMcpExpressApp(). */
 import type { JsonWebKey, KeyObject } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from './exchange/http-exchange.js';
 import type { RateLimiterOptions, StructuredLogger } from '@typemcp/protocol';
 import type { EventStore } from './events/event-store.interface.js';
 import type { HealthCheck } from './health/readiness.js';
@@ -93,7 +93,7 @@ export interface AuthOptions {
    * a user record...), or undefined when the token is not valid. Throwing counts as invalid.
    * A principal with a `scopes` string array is checked against declared scopes like a verified one.
    */
-  verify?(token: string, req: IncomingMessage): unknown;
+  verify?(token: string, req: McpHttpRequest): unknown;
   /** Sent as `resource_metadata` in `WWW-Authenticate` (default: this server's metadata URL when it serves one). */
   resourceMetadataUrl?: string;
   /**
@@ -289,5 +289,5 @@ export interface HttpRateLimitOptions extends RateLimiterOptions {
    * `http:principal:<id>`, else the client's address as `http:address:<ip>` (behind a proxy,
    * give a key that reads the forwarded address you trust).
    */
-  key?: (req: IncomingMessage, principal: unknown) => string | undefined;
+  key?: (req: McpHttpRequest, principal: unknown) => string | undefined;
 }

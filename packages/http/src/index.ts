@@ -7,6 +7,8 @@
 export { createMcpExpressApp, type McpExpressApp, type McpServerLike } from './app/create-mcp-express-app.js';
 export { DEFAULT_MAX_BODY_BYTES } from './app/mcp-http.host.js';
 export { serveHttp, type HttpListener, type ServeHttpOptions } from './app/serve-http.js';
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type FetchRequestInfo } from './fetch/fetch-handler.js';
+export type { McpHttpRequest, McpHttpResponse, McpRequestHeaders, McpResponseHeaders } from './exchange/http-exchange.js';
 export { HTTP_REFUSALS, HttpErrorCode, HttpStartUpCode, type HttpErrorCodeValue, type HttpRefusalKind } from './errors.js';
 export { HttpTransportError, type HttpRefusalOptions } from './errors/http-transport.error.js';
 export type { EventStore, StoredEvent } from './events/event-store.interface.js';

@@ -1,8 +1,8 @@
 /** Reading one request header as a single string, whatever node made of it. */
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from './exchange/http-exchange.js';
 
 /** The header `name` (lower case), repeated values joined with `, `; undefined when absent. */
-export function headerOf(req: IncomingMessage, name: string): string | undefined {
+export function headerOf(req: McpHttpRequest, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -25,6 +25,7 @@ export { OutgoingRequests, type OutgoingChannel, type OutgoingStart } from './se
 export { linkStartUp, startUpLinkOf, type StartUpLink, type StartUpWarning } from './server/start-up-link.js';
 export { isThenable } from './util/is-thenable.js';
 export { nodeCrypto } from './util/node-crypto.js';
+export { unref } from './util/unref.js';
 export { canonicalJson } from './server/principal-key.js';
 export { writeErrorLine } from './util/report-error.js';
 export type { ListKind, ServerHost } from './server/server-host.js';

@@ -95,8 +95,8 @@ function versions(): Record<string, string> {
   };
   const result: Record<string, string> = {
     // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
-    '@typemcp/core': read(() => path.join(CORE_DIR, 'package.json')),
-    '@typemcp/protocol': read(() => path.join(PROTOCOL_DIR, 'package.json')),
+    '@typemcp/core': read(() => path.join(ownDirs().core, 'package.json')),
+    '@typemcp/protocol': read(() => path.join(ownDirs().protocol, 'package.json')),
   };
   // Each library's package.json, resolved as core resolves the library.
   for (const name of LIBRARIES) result[name] = read(() => require.resolve(`${name}/package.json`));
@@ -112,9 +112,15 @@ function packageDir(packageJson: string): string {
     return dir + path.sep;
   }
 }
-// Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
-const CORE_DIR = packageDir(path.join(__dirname, '..', '..', 'package.json'));
-const PROTOCOL_DIR = packageDir(require.resolve('@typemcp/protocol/package.json'));
+// Resolved when a manifest is first written or checked, not when the module loads: a bundle
+// (a Worker) has no package.json files to resolve and never reads a manifest from disk.
+let packageDirs: { core: string; protocol: string } | undefined;
+const ownDirs = () =>
+  (packageDirs ??= {
+    // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
+    core: packageDir(path.join(__dirname, '..', '..', 'package.json')),
+    protocol: packageDir(require.resolve('@typemcp/protocol/package.json')),
+  });
 
 /**
  * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
@@ -126,7 +132,11 @@ const PROTOCOL_DIR = packageDir(require.resolve('@typemcp/protocol/package.json'
 function loadedProjectFiles(check = false): string[] {
   return Object.keys(require.cache).filter(
     (file) =>
-      path.isAbsolute(file) && !file.includes(NODE_MODULES) && !file.startsWith(CORE_DIR) && !file.startsWith(PROTOCOL_DIR) && (!check || existsSync(file)),
+      path.isAbsolute(file) &&
+      !file.includes(NODE_MODULES) &&
+      !file.startsWith(ownDirs().core) &&
+      !file.startsWith(ownDirs().protocol) &&
+      (!check || existsSync(file)),
   );
 }
 

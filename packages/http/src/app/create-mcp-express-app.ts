@@ -4,9 +4,7 @@
  * so mounting it leaves the host application's other routes alone.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProtocolServer } from '@typemcp/protocol';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError, sendHttpError } from '../errors/http-transport.error.js';
 import type { HttpOptions } from '../http-options.interface.js';
 import { LegacySseHandler } from '../legacy/legacy-sse.handler.js';
@@ -16,30 +14,20 @@ import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
 import { frameworkChecks } from '../health/framework-checks.js';
-import { Readiness, type HealthCheck } from '../health/readiness.js';
+import { Readiness } from '../health/readiness.js';
 import { McpHttpHost } from './mcp-http.host.js';
 import { requestLog } from './request-log.middleware.js';
 import { runStartUpChecks } from './start-up-checks.js';
+import { runChain, type McpRouteHandler } from './run-chain.js';
+import { engineOf, type McpServerLike } from './server-like.js';
+
+export { engineOf, type McpServerLike };
 
 // express and its ~100 modules load with the first app, not with the package: a stdio server that
 // imports anything from @typemcp/http (e.g. `closeSseStream`) does not pay for them at start-up.
 let expressFactory: (() => Express) | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const newExpressApp = (): Express => (expressFactory ??= require('express') as () => Express)();
-
-/**
- * A ProtocolServer, or anything that has one as `engine` (a TypeMcpServer, whose lifecycle
- * serveHttp() follows: `start()` is awaited before listening, `close()` runs after the HTTP
- * server closed, and `readinessChecks()` are part of `/readyz`). @publicApi
- */
-export type McpServerLike =
-  | ProtocolServer
-  | {
-      readonly engine: ProtocolServer;
-      start?(): Promise<void>;
-      close?(graceMs?: number): Promise<void>;
-      readinessChecks?(): readonly HealthCheck[];
-    };
 
 /** @publicApi */
 export interface McpExpressApp {
@@ -59,32 +47,9 @@ export interface McpExpressApp {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The engine behind a server-like value. */
-export function engineOf(server: McpServerLike): ProtocolServer {
-  return 'engine' in server ? server.engine : server;
-}
-
 /** Builds the MCP routes: Streamable HTTP at `path` (default /mcp), HTTP+SSE at /sse and /messages, /livez, /readyz, /health, and the RFC 9728 document. @publicApi */
 export function createMcpExpressApp(server: McpServerLike, options: HttpOptions = {}): McpExpressApp {
   return buildMcpApp(server, options).mcp;
-}
-
-/** Runs express-style handlers on plain node objects, in order; `fail` gets what one passes to `next`. */
-function runChain(chain: RequestHandler[], req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void): void {
-  let i = 0;
-  const next = (error?: unknown): void => {
-    if (error !== undefined && error !== 'route' && error !== 'router') return fail(error);
-    const handler = chain[i++];
-    if (!handler) return fail(new HttpTransportError(HttpErrorCode.NotFound, 'Not found'));
-    try {
-      // As express 5: a handler's rejected promise goes to the error handler.
-      const result = handler(req as Request, res as Response, next) as unknown;
-      if (result instanceof Promise) result.catch(fail);
-    } catch (thrown) {
-      fail(thrown);
-    }
-  };
-  next();
 }
 
 /**
@@ -145,8 +110,9 @@ export function buildMcpApp(
       res.json(host.protectedResourceMetadata(req));
     });
   }
-  const endpoint: RequestHandler[] = [...before, corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle];
-  app.all(host.path, ...endpoint);
+  // The endpoint's own handlers, which read node's request and response alone (the fast path below runs them without express).
+  const endpoint: McpRouteHandler[] = [corsFor(host.guard, 'GET, POST, DELETE'), new StreamableHttpHandler(host).handle];
+  app.all(host.path, ...before, ...endpoint);
   if (options.legacySse !== false) {
     const legacy = new LegacySseHandler(host, '/messages');
     const notGet = legacy.notAllowed('GET');

@@ -3,8 +3,7 @@
  * stores, the keep-alive timer, authentication, and the session lifecycle (creation, lookup
  * with principal binding, shutdown).
  */
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHttpRequest, McpHttpResponse } from '../exchange/http-exchange.js';
 import { InvalidOptionError, missingScopes, principalId, RateLimiter, type ProtocolServer, type StructuredLogger } from '@typemcp/protocol';
 import { writeErrorLine } from '@typemcp/protocol/internal';
 import { sendThenDiscard, type DiscardBudget } from '../body/discard-body.js';
@@ -30,7 +29,7 @@ import { SharedSessions, type SharedHost } from '../scale-out/shared-sessions.js
 export const DEFAULT_MAX_BODY_BYTES = HTTP_DEFAULTS.maxBodyBytes;
 
 /** A request as express routes it (mount path, protocol). */
-export type RoutedRequest = IncomingMessage & { baseUrl?: string; protocol?: string };
+export type RoutedRequest = McpHttpRequest & { baseUrl?: string; protocol?: string };
 
 /**
  * The Host allow-list: given, else loopback names (and the public URL's host) for a loopback
@@ -77,7 +76,7 @@ export class McpHttpHost implements SharedHost {
   /** Whether the request log is on (the `log` option, default: on with a logger). */
   readonly logRequests: boolean;
   /** The principal of each request admitted, kept only while the request log is on. */
-  readonly principals?: WeakMap<IncomingMessage, unknown>;
+  readonly principals?: WeakMap<McpHttpRequest, unknown>;
   private readonly limiter?: { readonly rateLimiter: RateLimiter; readonly key?: HttpRateLimitOptions['key'] };
   private readonly samePrincipal: (a: unknown, b: unknown) => boolean;
   private shuttingDown = false;
@@ -296,7 +295,7 @@ export class McpHttpHost implements SharedHost {
 
   /** A new session id: a random UUID (122 random bits, visible ASCII). */
   newSessionId(): string {
-    return randomUUID();
+    return crypto.randomUUID();
   }
 
   /**
@@ -343,7 +342,7 @@ export class McpHttpHost implements SharedHost {
    * Answers `error` (see toHttpError). A refusal that closes the connection while the body is
    * still arriving first discards the rest of it, within `drain`, so the client reads the answer.
    */
-  refuse(req: IncomingMessage, res: ServerResponse, error: unknown, where: string): void {
+  refuse(req: McpHttpRequest, res: McpHttpResponse, error: unknown, where: string): void {
     const refusal = this.toHttpError(error, where);
     if (refusal.headers.Connection === 'close') sendThenDiscard(req, res, refusal, this.drain);
     else sendHttpError(res, refusal);

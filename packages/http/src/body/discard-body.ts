@@ -5,7 +5,7 @@
  * rest of the body is read and thrown away (never buffered) within a byte and time budget, and
  * only then is the response ended and the connection closed.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { byteLength, type McpHttpRequest, type McpHttpResponse } from '../exchange/http-exchange.js';
 import { sendHttpError, type HttpTransportError } from '../errors/http-transport.error.js';
 
 /** How much of a refused request body is read and discarded before the connection closes. */
@@ -15,10 +15,10 @@ export interface DiscardBudget {
 }
 
 /** Sends `error`; the response ends once the request body ended or the budget ran out. */
-export function sendThenDiscard(req: IncomingMessage, res: ServerResponse, error: HttpTransportError, budget: DiscardBudget): void {
+export function sendThenDiscard(req: McpHttpRequest, res: McpHttpResponse, error: HttpTransportError, budget: DiscardBudget): void {
   if (req.complete || req.destroyed || res.headersSent || budget.maxBytes === 0 || budget.timeoutMs === 0) return sendHttpError(res, error);
   const body = error.body();
-  res.writeHead(error.status, { ...error.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(error.status, { ...error.headers, 'Content-Type': 'application/json', 'Content-Length': byteLength(body) });
   res.write(body);
   let left = budget.maxBytes;
   const done = () => {
@@ -28,7 +28,7 @@ export function sendThenDiscard(req: IncomingMessage, res: ServerResponse, error
     req.off('close', done);
     if (!res.destroyed) res.end();
   };
-  const onData = (chunk: Buffer) => {
+  const onData = (chunk: Uint8Array) => {
     left -= chunk.length;
     if (left < 0) done();
   };

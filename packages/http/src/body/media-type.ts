@@ -1,8 +1,8 @@
 /** `Accept` and `Content-Type` checks (RFC 9110 media ranges, parameters ignored except q=0). */
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from '../exchange/http-exchange.js';
 
 /** True when the `Accept` header lists `type` or a range covering it (`text/*`, `*\/*`). A missing header accepts nothing. */
-export function accepts(req: IncomingMessage, type: string): boolean {
+export function accepts(req: McpHttpRequest, type: string): boolean {
   const header = req.headers.accept;
   if (!header) return false;
   const slash = type.indexOf('/');
@@ -18,7 +18,7 @@ export function accepts(req: IncomingMessage, type: string): boolean {
 }
 
 /** True when the request body is declared as `application/json` (any parameters). */
-export function isJsonContentType(req: IncomingMessage): boolean {
+export function isJsonContentType(req: McpHttpRequest): boolean {
   const header = req.headers['content-type'];
   if (!header) return false;
   const semicolon = header.indexOf(';');

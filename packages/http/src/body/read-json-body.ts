@@ -4,7 +4,7 @@
  * is discarded by whoever answers the 413, see discard-body.ts). A body that an upstream parser
  * (e.g. `express.json()`) already read is used as it is.
  */
-import type { IncomingMessage } from 'node:http';
+import { utf8Of, type McpHttpRequest } from '../exchange/http-exchange.js';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 
@@ -29,10 +29,10 @@ function parse(text: string): unknown {
   }
 }
 
-export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<unknown> {
+export function readJsonBody(req: McpHttpRequest & { body?: unknown }, limit: number): Promise<unknown> {
   const pre = req.body;
   if (pre !== undefined) {
-    if (Buffer.isBuffer(pre)) return Promise.resolve().then(() => parse(pre.toString('utf8')));
+    if (pre instanceof Uint8Array) return Promise.resolve().then(() => parse(utf8Of([pre], pre.byteLength)));
     if (typeof pre === 'string') return Promise.resolve().then(() => parse(pre));
     return Promise.resolve(pre);
   }
@@ -46,7 +46,7 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
 
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
     const cleanup = () => {
       req.off('data', onData);
@@ -54,8 +54,8 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
       req.off('error', onError);
       req.off('close', onClose);
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.byteLength;
       if (size > limit) {
         cleanup();
         req.pause();
@@ -66,7 +66,7 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
     };
     const onEnd = () => {
       cleanup();
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      const text = utf8Of(chunks, size);
       try {
         resolve(parse(text));
       } catch (error) {

@@ -3,7 +3,7 @@
  * the code alone decides the HTTP status and the JSON-RPC error code of the body (see
  * `HTTP_REFUSALS` in errors.ts).
  */
-import type { ServerResponse } from 'node:http';
+import { byteLength, type McpHttpResponse } from '../exchange/http-exchange.js';
 import type { RequestId } from '@typemcp/protocol';
 import { HTTP_REFUSALS, type HttpErrorCodeValue } from '../errors.js';
 
@@ -53,7 +53,7 @@ export class HttpTransportError extends Error {
 }
 
 /** Writes `error` as the whole response (unless headers already went out: then the connection just ends). */
-export function sendHttpError(res: ServerResponse, error: HttpTransportError): void {
+export function sendHttpError(res: McpHttpResponse, error: HttpTransportError): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -62,7 +62,7 @@ export function sendHttpError(res: ServerResponse, error: HttpTransportError): v
   res.writeHead(error.status, {
     ...error.headers,
     'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': byteLength(body),
   });
   res.end(body);
 }

@@ -8,6 +8,7 @@
  * events but never loses or reorders one (a stream's event ids only grow). Past
  * {@link WRITE_RETRY_MS} the write is given up and reported.
  */
+import { unref } from '@typemcp/protocol/internal';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore, StoredEvent } from './event-store.interface.js';
@@ -147,7 +148,7 @@ export class SessionEventLog {
       }
       if (this.closed) return;
       if (Date.now() + wait > until) return this.report(error, `event store ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      await new Promise((resolve) => unref(setTimeout(resolve, wait)));
       error = undefined;
     }
   }

@@ -5,6 +5,7 @@
  * one run. The answer names each check and says `ok`, `failed` or `timeout`, never an error's
  * text; a check that starts failing is reported once (onError / logger), not at every probe.
  */
+import { unref } from '@typemcp/protocol/internal';
 
 /** One readiness check (core's `@ReadinessCheck()` methods have this shape). @publicApi */
 export interface HealthCheck {
@@ -28,7 +29,7 @@ async function outcome(check: HealthCheck): Promise<'ok' | 'failed' | 'timeout' 
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), check.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    timer.unref();
+    unref(timer);
   });
   try {
     const result = await Promise.race([Promise.resolve().then(() => check.check()), timeout]);

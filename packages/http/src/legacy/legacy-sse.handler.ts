@@ -3,7 +3,7 @@
  * announces `event: endpoint` with the POST URL; POST /messages?sessionId=... feeds the session
  * and answers 202, the replies travel on the stream.
  */
-import type { Request, Response } from 'express';
+import type { McpHttpRequest, McpHttpResponse } from '../exchange/http-exchange.js';
 import { isJsonContentType } from '../body/media-type.js';
 import { BodyAbortedError, readJsonBody } from '../body/read-json-body.js';
 import { HttpErrorCode } from '../errors.js';
@@ -18,7 +18,7 @@ export class LegacySseHandler {
     private readonly messagesPath: string,
   ) {}
 
-  private async guarded(req: Request, res: Response, work: (principal: unknown) => Promise<void> | void): Promise<void> {
+  private async guarded(req: McpHttpRequest, res: McpHttpResponse, work: (principal: unknown) => Promise<void> | void): Promise<void> {
     try {
       await work(await this.host.admit(req));
     } catch (error) {
@@ -28,7 +28,7 @@ export class LegacySseHandler {
   }
 
   /** GET /sse */
-  readonly open = (req: Request, res: Response): Promise<void> =>
+  readonly open = (req: McpHttpRequest, res: McpHttpResponse): Promise<void> =>
     this.guarded(req, res, (principal) => {
       const id = this.host.newSessionId();
       const session = new LegacySseSession(id, this.host.engine, res, this.host.keepAlive, principal, (s) => this.host.forget(s));
@@ -37,9 +37,9 @@ export class LegacySseHandler {
     });
 
   /** POST /messages?sessionId=... */
-  readonly message = (req: Request, res: Response): Promise<void> =>
+  readonly message = (req: McpHttpRequest, res: McpHttpResponse): Promise<void> =>
     this.guarded(req, res, async (principal) => {
-      const id = req.query.sessionId;
+      const id = req.query?.sessionId;
       if (typeof id !== 'string' || id === '') {
         throw new HttpTransportError(HttpErrorCode.SessionRequired, 'Bad request: the sessionId query parameter is required');
       }
@@ -57,6 +57,6 @@ export class LegacySseHandler {
   /** Any other method on /sse or /messages. */
   readonly notAllowed =
     (allow: string) =>
-    (req: Request, res: Response): void =>
+    (req: McpHttpRequest, res: McpHttpResponse): void =>
       sendHttpError(res, new HttpTransportError(HttpErrorCode.MethodNotAllowed, `Method not allowed: use ${allow}`, { headers: { Allow: allow } }));
 }

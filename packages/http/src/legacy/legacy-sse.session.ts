@@ -5,7 +5,7 @@
  */
 import type { ProtocolServer, SendOptions, Session, Transport } from '@typemcp/protocol';
 import { ProgressPacer } from '@typemcp/protocol/internal';
-import type { ServerResponse } from 'node:http';
+import type { McpHttpResponse } from '../exchange/http-exchange.js';
 import { TrackedSession } from '../sessions/tracked-session.js';
 import type { StoredSession } from '../sessions/session-store.interface.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
@@ -22,7 +22,7 @@ export class LegacySseSession extends TrackedSession implements StoredSession, T
   constructor(
     readonly id: string,
     engine: ProtocolServer,
-    res: ServerResponse,
+    res: McpHttpResponse,
     keepAlive: KeepAlive,
     /** Who opened the stream (undefined without auth). */
     public principal: unknown,

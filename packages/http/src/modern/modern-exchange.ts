@@ -6,14 +6,14 @@
  * the answer cancels the request.
  */
 import type { ProtocolServer, SendOptions, Session, Transport } from '@typemcp/protocol';
-import type { ServerResponse } from 'node:http';
+import { byteLength, type McpHttpResponse } from '../exchange/http-exchange.js';
 import { statusOfError } from '../errors.js';
 import type { KeepAlive } from '../sse/keep-alive.js';
 import { SseConnection } from '../sse/sse-connection.js';
 
 /** Writes one JSON-RPC message as a whole JSON response. */
-export function writeJson(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(message) });
+export function writeJson(res: McpHttpResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': byteLength(message) });
   res.end(message);
 }
 
@@ -24,7 +24,7 @@ export class ModernExchange implements Transport {
 
   constructor(
     server: ProtocolServer,
-    private readonly res: ServerResponse,
+    private readonly res: McpHttpResponse,
     private readonly keepAlive: KeepAlive,
     principal: unknown,
     private readonly onEnd: (exchange: ModernExchange) => void,

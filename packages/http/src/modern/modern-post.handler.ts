@@ -7,7 +7,7 @@
  */
 import { ErrorCode, type JsonObject, type JsonRpcErrorObject, type RequestId } from '@typemcp/protocol';
 import { admitModernPost, classifyMessage, headerMismatch, refuseModernBatch } from '@typemcp/protocol/internal';
-import type { Request, Response } from 'express';
+import type { McpHttpRequest, McpHttpResponse } from '../exchange/http-exchange.js';
 import type { McpHttpHost } from '../app/mcp-http.host.js';
 import { statusOfError } from '../errors.js';
 import { headerOf } from '../request-headers.js';
@@ -24,7 +24,7 @@ const NAMED: Readonly<Record<string, string>> = {
   'tasks/cancel': 'taskId',
 };
 
-function refuse(res: Response, id: RequestId | null, error: JsonRpcErrorObject): void {
+function refuse(res: McpHttpResponse, id: RequestId | null, error: JsonRpcErrorObject): void {
   writeJson(res, statusOfError(error.code, 400), JSON.stringify({ jsonrpc: '2.0', id, error }));
 }
 
@@ -32,7 +32,7 @@ function refuse(res: Response, id: RequestId | null, error: JsonRpcErrorObject):
  * The Mcp-Method and Mcp-Name headers must repeat the body (values compared exactly after
  * trimming and base64-sentinel decoding, names in any case).
  */
-function checkHeaders(req: Request, method: string, params: JsonObject | undefined): void {
+function checkHeaders(req: McpHttpRequest, method: string, params: JsonObject | undefined): void {
   const sentMethod = headerOf(req, 'mcp-method');
   if (sentMethod?.trim() !== method) throw headerMismatch('Mcp-Method', sentMethod, method);
   const key = NAMED[method];
@@ -49,7 +49,7 @@ export class ModernPostHandler {
 
   constructor(private readonly host: McpHttpHost) {}
 
-  handle(req: Request, res: Response, body: unknown, version: string | undefined, principal: unknown): void {
+  handle(req: McpHttpRequest, res: McpHttpResponse, body: unknown, version: string | undefined, principal: unknown): void {
     if (Array.isArray(body)) return refuse(res, null, refuseModernBatch().error);
     const message = classifyMessage(body);
     if (message.kind === 'invalid') return refuse(res, message.id, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message.reason}` });

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '@typemcp/protocol';
 import { headerMismatch } from '@typemcp/protocol/internal';
-import type { IncomingHttpHeaders } from 'node:http';
+import { base64Utf8, type McpRequestHeaders } from '../exchange/http-exchange.js';
 
 /** One annotated parameter: where it sits in the arguments and which header mirrors it. */
 interface Mirrored {
@@ -21,7 +21,7 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 export function decodeHeaderValue(value: string): string | undefined {
   const encoded = SENTINEL.exec(value);
   if (!encoded) return value;
-  return BASE64.test(encoded[1]) ? Buffer.from(encoded[1], 'base64').toString('utf8') : undefined;
+  return BASE64.test(encoded[1]) ? base64Utf8(encoded[1]) : undefined;
 }
 
 const cache = new WeakMap<object, readonly Mirrored[]>();
@@ -64,7 +64,7 @@ function matches(sent: string, value: unknown): boolean {
 }
 
 /** Throws -32020 when an `Mcp-Param-*` header of `schema` is missing, malformed or differs from `args`. */
-export function checkParamHeaders(headers: IncomingHttpHeaders, schema: JsonObject, args: JsonObject | undefined): void {
+export function checkParamHeaders(headers: McpRequestHeaders, schema: JsonObject, args: JsonObject | undefined): void {
   for (const { path, header } of mirroredOf(schema)) {
     const value = valueAt(args, path);
     if (value === undefined || value === null) continue;

@@ -6,6 +6,7 @@
  * for the standalone GET stream goes to the instance holding it, and changes (list_changed,
  * resources/updated) are published to every instance, each delivering to the streams it holds.
  */
+import { unref } from '@typemcp/protocol/internal';
 import type { ServerChange, SessionContract, SessionSnapshot } from '@typemcp/protocol';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
@@ -57,7 +58,7 @@ export class SharedSessions implements SessionSharing {
   ) {
     this.firstAttempt = this.start();
     this.touchTimer = setInterval(() => this.touch(), Math.max(50, Math.min(30_000, Math.floor(ttlMs / 4))));
-    this.touchTimer.unref();
+    unref(this.touchTimer);
   }
 
   get started(): boolean {
@@ -77,7 +78,7 @@ export class SharedSessions implements SessionSharing {
       this.host.reportError(error, 'shared state start (retrying)');
       if (!this.closed) {
         this.retryTimer = setTimeout(() => void this.start(), RETRY_START_MS);
-        this.retryTimer.unref();
+        unref(this.retryTimer);
       }
     }
   }

@@ -9,7 +9,7 @@
  * Authorization header only, never from the query string, and never appear in an answer or a log.
  * With `dpop`, DPoP-bound tokens (RFC 9449) come with the `DPoP` scheme and a proof (dpop.ts).
  */
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from '../exchange/http-exchange.js';
 import { HttpErrorCode, type HttpErrorCodeValue } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { AuthOptions } from '../http-options.interface.js';
@@ -46,7 +46,7 @@ export class BearerAuth {
 
   /** The principal for the request; throws a 401 (or 503) HttpTransportError. */
   async authenticate(
-    req: IncomingMessage,
+    req: McpHttpRequest,
     metadataUrl: () => string | undefined,
     audiences: () => readonly string[],
     requestUrl: () => string | undefined = () => undefined,
@@ -64,7 +64,7 @@ export class BearerAuth {
   }
 
   /** RFC 9449 §7: a DPoP token needs a valid proof by the key it is bound to; a bound token never passes as Bearer. */
-  private async checkBinding(req: IncomingMessage, token: string, principal: unknown, dpop: boolean, requestUrl: () => string | undefined): Promise<void> {
+  private async checkBinding(req: McpHttpRequest, token: string, principal: unknown, dpop: boolean, requestUrl: () => string | undefined): Promise<void> {
     const bound = boundKeyOf(principal);
     if (!dpop) {
       if (bound) throw this.dpopChallenge('invalid_token', 'the token is DPoP-bound: send it with the DPoP scheme and a proof');
@@ -94,7 +94,7 @@ export class BearerAuth {
     });
   }
 
-  private async principal(req: IncomingMessage, token: string, metadataUrl: () => string | undefined, audiences: () => readonly string[]): Promise<unknown> {
+  private async principal(req: McpHttpRequest, token: string, metadataUrl: () => string | undefined, audiences: () => readonly string[]): Promise<unknown> {
     let principal: unknown;
     if (this.verifier) {
       try {

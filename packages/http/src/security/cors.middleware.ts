@@ -4,7 +4,7 @@
  * (OPTIONS with Access-Control-Request-Method) is answered here, before authentication, since
  * browsers send no credentials on it. `Mcp-Session-Id` is exposed so a browser client can read it.
  */
-import type { RequestHandler } from 'express';
+import type { McpRouteHandler } from '../app/run-chain.js';
 import { sendHttpError, type HttpTransportError } from '../errors/http-transport.error.js';
 import type { HostOriginGuard } from './host-origin.guard.js';
 
@@ -12,7 +12,7 @@ const ALLOW_HEADERS = 'Content-Type, Accept, Authorization, DPoP, Mcp-Session-Id
 const EXPOSE_HEADERS = 'Mcp-Session-Id, WWW-Authenticate';
 
 /** CORS headers and preflight answers for one route accepting `methods`. */
-export function corsFor(guard: HostOriginGuard, methods: string): RequestHandler {
+export function corsFor(guard: HostOriginGuard, methods: string): McpRouteHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined || !guard.allowsOrigin(origin)) return next();

@@ -7,7 +7,7 @@
  * thumbprint) binding a token to the key, §7.1 the `DPoP` scheme and `invalid_dpop_proof`. Server
  * nonces (§8, §9) are not used.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '@typemcp/protocol/internal';
 import type { JWK } from 'jose';
 
 /** The proof algorithms accepted (asymmetric only). */
@@ -90,7 +90,7 @@ export async function verifyDpopProof(
     throw new DpopProofError(`the DPoP proof is too old or from the future (iat within ${maxAge} s)`);
   }
   if (typeof payload.jti !== 'string' || payload.jti.length === 0 || payload.jti.length > 256) throw new DpopProofError('the DPoP proof needs a jti');
-  if (request.accessToken !== undefined && payload.ath !== createHash('sha256').update(request.accessToken).digest('base64url')) {
+  if (request.accessToken !== undefined && payload.ath !== nodeCrypto().createHash('sha256').update(request.accessToken).digest('base64url')) {
     throw new DpopProofError('the DPoP proof is for another access token (ath)');
   }
   const jkt = await jose.calculateJwkThumbprint(jwk, 'sha256');

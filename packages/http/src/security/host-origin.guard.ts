@@ -3,7 +3,7 @@
  * present, must be an allowed one; otherwise 403 with a JSON-RPC error body. An allow-list, not a
  * Host/Origin comparison: under rebinding both carry the attacker's name.
  */
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from '../exchange/http-exchange.js';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 
@@ -61,7 +61,7 @@ export class HostOriginGuard {
   }
 
   /** Throws a 403 HttpTransportError when the request's Host or Origin is not allowed. */
-  check(req: IncomingMessage): void {
+  check(req: McpHttpRequest): void {
     if (this.hostNames) {
       const host = req.headers.host;
       if (!this.allowsHost(host)) {

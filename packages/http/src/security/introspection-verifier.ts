@@ -4,7 +4,7 @@
  * and `exp` gives the principal. Active answers are cached for a short time (never past `exp`),
  * keyed by a SHA-256 of the token so the token itself is not kept; refusals are not cached.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '@typemcp/protocol/internal';
 import type { IntrospectionAuthOptions } from '../http-options.interface.js';
 import { fetchJsonObject, type JsonAnswer } from '../outbound/fetch-json.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
@@ -30,7 +30,7 @@ export class IntrospectionVerifier implements TokenVerifier {
   }
 
   async verify(token: string, audiences: readonly string[]): Promise<VerifiedPrincipal> {
-    const key = this.ttlMs > 0 ? createHash('sha256').update(token).digest('base64url') : undefined;
+    const key = this.ttlMs > 0 ? nodeCrypto().createHash('sha256').update(token).digest('base64url') : undefined;
     const now = Date.now();
     if (key) {
       const hit = this.cache.get(key);

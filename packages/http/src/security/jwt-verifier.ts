@@ -3,7 +3,8 @@
  * never loads it). Keys come from the issuer's JWKS (remote-key-set.ts: `jwksUri` or discovered
  * from the issuer, cached, fetched again at once for an unknown `kid`) or a static key.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { nodeCrypto } from '@typemcp/protocol/internal';
 import type { JWTVerifyGetKey } from 'jose';
 import type { JwtAuthOptions } from '../http-options.interface.js';
 import { TokenRejectedError, VerifierUnavailableError, type TokenVerifier } from './token-verifier.js';
@@ -36,10 +37,10 @@ const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
 function staticKey(key: NonNullable<JwtAuthOptions['key']>): KeyObject {
   const keyObject =
     typeof key === 'string'
-      ? createPublicKey(key)
+      ? nodeCrypto().createPublicKey(key)
       : 'type' in key && typeof key.type === 'string' && 'export' in key
         ? (key as KeyObject)
-        : createPublicKey({ key: key as import('node:crypto').JsonWebKey, format: 'jwk' });
+        : nodeCrypto().createPublicKey({ key: key as import('node:crypto').JsonWebKey, format: 'jwk' });
   if (keyObject.type !== 'public') throw new TypeError('auth.jwt.key must be a public key (a shared secret would let anyone holding it mint tokens)');
   return keyObject;
 }

@@ -6,7 +6,7 @@
  * says the proxy sets them (a forwarded host must pass the Host allow-list); never from an
  * untrusted header.
  */
-import type { IncomingMessage } from 'node:http';
+import type { McpHttpRequest } from '../exchange/http-exchange.js';
 import type { HostOriginGuard } from './host-origin.guard.js';
 
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/;
@@ -36,12 +36,12 @@ export class PublicOrigin {
   }
 
   /** The path where the MCP routes are mounted, as clients see it: `publicUrl`'s path, else the express mount path. */
-  prefixOf(req: IncomingMessage & { baseUrl?: string }): string {
+  prefixOf(req: McpHttpRequest & { baseUrl?: string }): string {
     return this.prefix ?? req.baseUrl ?? '';
   }
 
   /** Where the MCP routes are reached from outside, e.g. `https://mcp.example.com`; undefined when the request's Host is not a plain host[:port]. */
-  of(req: IncomingMessage & { baseUrl?: string; protocol?: string }): string | undefined {
+  of(req: McpHttpRequest & { baseUrl?: string; protocol?: string }): string | undefined {
     if (this.fixed !== undefined) return this.fixed;
     let proto = req.protocol ?? 'http';
     let host = req.headers.host;

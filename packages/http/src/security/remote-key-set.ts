@@ -14,6 +14,7 @@
  * cause a fetch.
  */
 import type { FlattenedJWSInput, JSONWebKeySet, JWTHeaderParameters, JWTVerifyGetKey } from 'jose';
+import { base64UrlUtf8, utf8Of } from '../exchange/http-exchange.js';
 import { fetchJsonObject } from '../outbound/fetch-json.js';
 import { fetchIssuerMetadata, metadataUrl } from '../outbound/issuer-metadata.js';
 import { TokenRejectedError, VerifierUnavailableError } from './token-verifier.js';
@@ -47,9 +48,7 @@ interface FetchedSet {
 function claimsOf(token: FlattenedJWSInput): { iss?: unknown; iat?: unknown } | undefined {
   try {
     const payload = token.payload;
-    const claims: unknown = JSON.parse(
-      typeof payload === 'string' ? Buffer.from(payload, 'base64url').toString('utf8') : Buffer.from(payload).toString('utf8'),
-    );
+    const claims: unknown = JSON.parse(typeof payload === 'string' ? base64UrlUtf8(payload) : utf8Of([payload], payload.byteLength));
     return claims !== null && typeof claims === 'object' ? (claims as { iss?: unknown; iat?: unknown }) : undefined;
   } catch {
     return undefined;

@@ -4,7 +4,7 @@
  * recently used idle session. A busy session (a request in flight, a stream open) is never
  * evicted; when every session is busy a new one is refused (the caller answers 503).
  */
-import { checkOption as check } from '@typemcp/protocol/internal';
+import { checkOption as check, unref } from '@typemcp/protocol/internal';
 import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import type { SessionStore, StoredSession } from './session-store.interface.js';
 
@@ -41,7 +41,7 @@ export class MemorySessionStore implements SessionStore {
     const interval = options.sweepIntervalMs ?? Math.min(60_000, Math.max(10, Math.floor(this.idleTimeoutMs / 4)));
     this.timer = setInterval(() => this.sweep(), interval);
     // Sessions, not their housekeeping, keep a process alive.
-    this.timer.unref();
+    unref(this.timer);
   }
 
   get size(): number {

@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { McpHttpResponse } from '../exchange/http-exchange.js';
 
 /**
  * What both HTTP session kinds share for idle eviction: when the session was last active, and
@@ -9,7 +9,7 @@ export abstract class TrackedSession {
   protected activeRequests = 0;
 
   /** Counts an HTTP request on this session until its response closes. */
-  track(res: ServerResponse): void {
+  track(res: McpHttpResponse): void {
     this.activeRequests++;
     this.lastActiveAt = Date.now();
     res.once('close', () => {

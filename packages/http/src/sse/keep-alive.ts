@@ -3,6 +3,7 @@
  * each, so proxies keep idle streams open and dead peers are noticed (the write fails, the
  * response closes). One timer for all connections, not one per stream.
  */
+import { unref } from '@typemcp/protocol/internal';
 
 /** What the keep-alive needs of a connection (an SseConnection). */
 export interface KeptAlive {
@@ -19,7 +20,7 @@ export class KeepAlive<C extends KeptAlive = KeptAlive> {
   constructor(intervalMs: number) {
     if (intervalMs > 0) {
       this.timer = setInterval(() => this.ping(), intervalMs);
-      this.timer.unref();
+      unref(this.timer);
     }
   }
 

@@ -2,11 +2,11 @@
  * One open `text/event-stream` response. Writes are dropped once the client is gone; the
  * client's departure is seen on the response's 'close' event (express 5: never the request's).
  */
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { byteLength, nextTick, type McpHttpResponse, type McpResponseHeaders } from '../exchange/http-exchange.js';
 import type { KeepAlive } from './keep-alive.js';
 
 /** The headers every SSE response carries. */
-export const SSE_HEADERS: Readonly<OutgoingHttpHeaders> = Object.freeze({
+export const SSE_HEADERS: Readonly<McpResponseHeaders> = Object.freeze({
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache, no-transform',
   Connection: 'keep-alive',
@@ -22,10 +22,10 @@ export class SseConnection {
   private started = false;
   private wrote = false;
   /** Headers of a start put off by {@link defer}, until the first write or {@link json}. */
-  private deferred?: OutgoingHttpHeaders;
+  private deferred?: McpResponseHeaders;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: McpHttpResponse,
     private readonly keepAlive: KeepAlive,
     onClose: (connection: SseConnection) => void,
   ) {
@@ -52,11 +52,11 @@ export class SseConnection {
    * Sends the status and headers with whatever is written in the same tick (one packet for a
    * quick answer), or alone on the next tick, so a client never waits for headers.
    */
-  start(headers: OutgoingHttpHeaders = {}): void {
+  start(headers: McpResponseHeaders = {}): void {
     this.started = true;
     this.res.writeHead(200, { ...SSE_HEADERS, ...headers });
     this.res.cork();
-    process.nextTick(() => {
+    nextTick(() => {
       this.res.uncork();
       if (!this.wrote && this.isOpen) this.res.flushHeaders();
     });
@@ -66,7 +66,7 @@ export class SseConnection {
    * Puts the start off: the first write (an event, a keep-alive comment) starts the SSE stream
    * with `headers`, unless {@link json} answers first.
    */
-  defer(headers: OutgoingHttpHeaders = {}): void {
+  defer(headers: McpResponseHeaders = {}): void {
     this.deferred = headers;
   }
 
@@ -81,7 +81,7 @@ export class SseConnection {
     if (headers === undefined || !this.isOpen) return;
     this.deferred = undefined;
     this.started = true;
-    this.res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(message) });
+    this.res.writeHead(200, { ...headers, 'Content-Type': 'application/json', 'Content-Length': byteLength(message) });
     this.res.end(message);
   }
 

@@ -4,7 +4,6 @@
  * A stream outlives its connection: the client (or the server, SEP-1699) may drop the connection
  * and resume the stream with `Last-Event-ID`.
  */
-import { randomUUID } from 'node:crypto';
 import type { SseConnection } from '../sse/sse-connection.js';
 
 export class EventStream {
@@ -36,7 +35,7 @@ export class EventStream {
 
   /** `prefix` 'g': the standalone GET stream (recognisable in an event id by any instance). */
   constructor(prefix = '') {
-    this.id = prefix + randomUUID();
+    this.id = prefix + crypto.randomUUID();
   }
 
   /** True for the id of a standalone stream. */

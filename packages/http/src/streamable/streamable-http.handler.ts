@@ -6,7 +6,7 @@
  */
 import { ErrorCode, LEGACY_REVISIONS, type RequestId } from '@typemcp/protocol';
 import { legacyRevisionFeatures, negotiateRevision, postEra, revisionFeatures } from '@typemcp/protocol/internal';
-import type { Request, Response } from 'express';
+import type { McpHttpRequest, McpHttpResponse } from '../exchange/http-exchange.js';
 import type { InboundMessage as Inbound } from '@typemcp/protocol';
 import { classifyMessage } from '@typemcp/protocol/internal';
 import { accepts, isJsonContentType } from '../body/media-type.js';
@@ -41,7 +41,7 @@ export class StreamableHttpHandler {
   }
 
   /** Every request to the MCP endpoint. */
-  readonly handle = async (req: Request, res: Response): Promise<void> => {
+  readonly handle = async (req: McpHttpRequest, res: McpHttpResponse): Promise<void> => {
     try {
       const principal = await this.host.admit(req);
       if (req.method === 'POST') return await this.post(req, res, principal);
@@ -63,7 +63,7 @@ export class StreamableHttpHandler {
   };
 
   /** The MCP-Protocol-Version header of a legacy request: any legacy revision this server speaks, or absent. */
-  private protocolVersion(req: Request): string | undefined {
+  private protocolVersion(req: McpHttpRequest): string | undefined {
     const version = headerOf(req, 'mcp-protocol-version');
     if (version !== undefined && !legacyRevisionFeatures(version)) {
       throw badRequest(
@@ -74,14 +74,14 @@ export class StreamableHttpHandler {
     return version;
   }
 
-  private session(req: Request, principal: unknown): StreamableSession | Promise<StreamableSession> {
+  private session(req: McpHttpRequest, principal: unknown): StreamableSession | Promise<StreamableSession> {
     const id = headerOf(req, 'mcp-session-id');
     if (id === undefined)
       throw badRequest(HttpErrorCode.SessionRequired, 'Bad request: the Mcp-Session-Id header is required; send initialize first to get one');
     return this.host.shared ? this.host.lookupStreamable(id, principal) : this.host.lookup<StreamableSession>('streamable', id, principal);
   }
 
-  private async post(req: Request, res: Response, principal: unknown): Promise<void> {
+  private async post(req: McpHttpRequest, res: McpHttpResponse, principal: unknown): Promise<void> {
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
       throw new HttpTransportError(HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list both application/json and text/event-stream');
     }
@@ -134,8 +134,8 @@ export class StreamableHttpHandler {
   /** Feeds the messages; a promise only when a 202 waits for shared state to be saved. */
   private dispatch(
     session: StreamableSession,
-    req: Request,
-    res: Response,
+    req: McpHttpRequest,
+    res: McpHttpResponse,
     messages: unknown[],
     kinds: Inbound[],
     initialize: boolean,
@@ -204,7 +204,7 @@ export class StreamableHttpHandler {
     session: StreamableSession,
     messages: unknown[],
     kinds: Inbound[],
-    req: Request,
+    req: McpHttpRequest,
     onInvalid?: (k: Inbound & { kind: 'invalid' }) => void,
   ): Promise<unknown> | undefined {
     const shared = this.host.shared;
@@ -232,7 +232,7 @@ export class StreamableHttpHandler {
     return sent && Promise.all(sent);
   }
 
-  private async get(req: Request, res: Response, principal: unknown): Promise<void> {
+  private async get(req: McpHttpRequest, res: McpHttpResponse, principal: unknown): Promise<void> {
     if (!accepts(req, 'text/event-stream')) {
       throw new HttpTransportError(HttpErrorCode.NotAcceptable, 'Not acceptable: the Accept header must list text/event-stream');
     }
@@ -250,7 +250,7 @@ export class StreamableHttpHandler {
     session.track(res);
   }
 
-  private async delete(req: Request, res: Response, principal: unknown): Promise<void> {
+  private async delete(req: McpHttpRequest, res: McpHttpResponse, principal: unknown): Promise<void> {
     this.protocolVersion(req);
     const session = await this.session(req, principal);
     if (this.host.shared) await this.host.shared.end(session);

@@ -7,7 +7,7 @@
  * before its end (or it runs long): a call answered while its client is connected writes nothing.
  */
 import type { ProtocolServer, RequestId, SendOptions, Session, SessionContract, Transport } from '@typemcp/protocol';
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { McpHttpResponse, McpResponseHeaders } from '../exchange/http-exchange.js';
 import { HttpErrorCode } from '../errors.js';
 import { HttpTransportError } from '../errors/http-transport.error.js';
 import type { EventStore, StoredEvent } from '../events/event-store.interface.js';
@@ -129,10 +129,10 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
    * as on an unprimed stream whose first event is the response, so nothing is lost for resuming.
    */
   openRequestStream(
-    res: ServerResponse,
+    res: McpHttpResponse,
     requests: { id: RequestId; method: string }[],
     prime: boolean,
-    headers?: OutgoingHttpHeaders,
+    headers?: McpResponseHeaders,
     json = false,
   ): EventStream {
     const stream = new EventStream();
@@ -144,7 +144,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   }
 
   /** Starts the standalone GET stream (one at a time: a second one is a 409). */
-  openStandalone(res: ServerResponse, prime: boolean): void {
+  openStandalone(res: McpHttpResponse, prime: boolean): void {
     const stream = this.standalone!;
     if (stream.connection?.isOpen) {
       throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
@@ -157,7 +157,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     }
   }
 
-  private attach(stream: EventStream, res: ServerResponse, prime: boolean, headers?: OutgoingHttpHeaders, deferred = false): SseConnection {
+  private attach(stream: EventStream, res: McpHttpResponse, prime: boolean, headers?: McpResponseHeaders, deferred = false): SseConnection {
     const connection = new SseConnection(res, this.host.keepAlive, () => {
       if (stream.connection !== connection) return;
       stream.connection = undefined;
@@ -356,7 +356,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
   }
 
   /** Resumes stream `streamId` after event `afterSeq` on a GET with `Last-Event-ID`. */
-  async resume(res: ServerResponse, streamId: string, afterSeq: number): Promise<void> {
+  async resume(res: McpHttpResponse, streamId: string, afterSeq: number): Promise<void> {
     const log = this.log;
     if (!log) throw unknownEventId();
     const stream = this.live.get(streamId) ?? (this.standalone?.id === streamId ? this.standalone : undefined);
@@ -405,7 +405,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
    * on another instance, or ran there) is followed in the store until its last event; a
    * standalone stream is replayed, then continues here as this instance's standalone stream.
    */
-  private async resumeElsewhere(res: ServerResponse, log: SessionEventLog, streamId: string, afterSeq: number): Promise<void> {
+  private async resumeElsewhere(res: McpHttpResponse, log: SessionEventLog, streamId: string, afterSeq: number): Promise<void> {
     if (EventStream.isStandaloneId(streamId)) {
       if (this.holdsStandalone) throw new HttpTransportError(HttpErrorCode.StreamConflict, 'Conflict: this session already has a standalone SSE stream open');
       const kept = await log.read(streamId, afterSeq);
@@ -437,7 +437,7 @@ export class StreamableSession extends TrackedSession implements StoredSession, 
     connection?.end();
   }
 
-  private replayConnection(res: ServerResponse, onClose: () => void): SseConnection {
+  private replayConnection(res: McpHttpResponse, onClose: () => void): SseConnection {
     const connection = new SseConnection(res, this.host.keepAlive, onClose);
     connection.start();
     return connection;

@@ -4,6 +4,7 @@
  * on the peer's response, and failing what is left when the connection ends. The session uses
  * it for server->client requests; `@typemcp/testing`'s in-memory client for its own requests.
  */
+import { unref } from '../util/unref.js';
 import type { RequestId } from '../jsonrpc/message.js';
 
 /** How requests are written and how their failures look (the errors differ by side). */
@@ -73,7 +74,7 @@ export class OutgoingRequests {
       const onAbort = () => abandon(channel.abortReason, channel.abortError(method, signal!));
       // The connection, not a pending request, keeps a process alive.
       const timer =
-        timeoutMs === undefined ? undefined : setTimeout(() => abandon(channel.timeoutReason, channel.timeoutError(method, timeoutMs)), timeoutMs).unref();
+        timeoutMs === undefined ? undefined : unref(setTimeout(() => abandon(channel.timeoutReason, channel.timeoutError(method, timeoutMs)), timeoutMs));
       const cleanup = () => {
         if (timer !== undefined) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

@@ -8,6 +8,7 @@
  * giving the client time to read the progress on its own. Without progress nothing is allocated
  * or scheduled: messages go straight through.
  */
+import { unref } from '../util/unref.js';
 import { PROTOCOL_DEFAULTS } from '../options/defaults.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import type { SendOptions, Transport } from './transport.interface.js';
@@ -87,7 +88,7 @@ export class ProgressPacer implements Transport {
 
   private progressed(related: RequestId): void {
     (this.recent ??= new Map()).set(related, performance.now());
-    this.sweeper ??= setTimeout(() => this.sweep(), this.gapMs).unref();
+    this.sweeper ??= unref(setTimeout(() => this.sweep(), this.gapMs));
   }
 
   /** Forgets progress older than the gap (of requests not answered yet, or never). */
@@ -98,7 +99,7 @@ export class ProgressPacer implements Transport {
     const oldest = performance.now() - this.gapMs;
     for (const [id, at] of recent) if (at <= oldest) recent.delete(id);
     if (recent.size === 0) this.recent = undefined;
-    else this.sweeper = setTimeout(() => this.sweep(), this.gapMs).unref();
+    else this.sweeper = unref(setTimeout(() => this.sweep(), this.gapMs));
   }
 
   private hold(first: Held, waitMs: number): void {

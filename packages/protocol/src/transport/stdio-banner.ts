@@ -2,7 +2,7 @@
  * The one line a stdio server prints on stderr once it listens, so a person who starts it by
  * hand sees that it runs and what to do next. stdout stays pure JSON-RPC.
  */
-import * as path from 'node:path';
+import type * as Path from 'node:path';
 import type { Implementation } from '../mcp-types.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../revisions.js';
 
@@ -16,6 +16,9 @@ import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../revisions.js';
 export function thisCommand(argv: readonly string[] = process.argv, cwd: string = process.cwd()): string {
   const [, script, ...args] = argv;
   if (!script) return 'node <your server>';
+  // Loaded here, not with the module: the protocol package also runs where node:path is absent (workerd).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof Path;
   const relative = path.relative(cwd, script);
   const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : script;
   const runner = /\.(c?ts|tsx)$/.test(script) ? ['npx', 'typemcp', 'dev'] : ['node'];

@@ -4,6 +4,7 @@
  * and sent to the running instance; a 2025-11-25 `tasks/result` is woken by the task's changes
  * and carries its questions to the client, whose answers it sends on.
  */
+import { unref } from '../../util/unref.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { ClientErrorResponse } from '../../jsonrpc/client-request.error.js';
 import { isJsonObject, type JsonObject } from '../../jsonrpc/message.js';
@@ -75,7 +76,7 @@ export class RemoteWait {
         resolve();
       };
       const timer = setTimeout(done, Math.max(record.pollIntervalMs, 1000));
-      timer.unref();
+      unref(timer);
       this.wake = done;
       this.ctx.signal.addEventListener('abort', done, { once: true });
     });

@@ -10,6 +10,7 @@
  * The handler is the tool's own, unchanged: it runs with a {@link TaskContext}. Nothing here runs
  * for a tool without task support and a call without `params.task`.
  */
+import { unref } from '../../util/unref.js';
 import { ErrorCode } from '../../jsonrpc/error-codes.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorObject } from '../../jsonrpc/message.js';
 import { ClientErrorResponse, ClientRequestError } from '../../jsonrpc/client-request.error.js';
@@ -276,7 +277,7 @@ export class TaskEngine implements TaskAsker {
     const live = new LiveTask(record, ctx.session, run);
     this.live.set(record.taskId, live);
     live.expiry = setTimeout(() => this.expire(live), Math.min(Math.max(record.expiresAt - Date.now(), 0), MAX_TIMER));
-    live.expiry.unref();
+    unref(live.expiry);
     const taskCtx = new TaskContext(this, live, ctx);
     // After the handle is answered: the handler's first status change follows its creation.
     setImmediate(() => this.run(live, taskCtx, work));
@@ -534,7 +535,7 @@ export class TaskEngine implements TaskAsker {
         await remote.next(record);
       } else {
         // Running in another process: follow the shared store.
-        await new Promise<void>((resolve) => setTimeout(resolve, record.pollIntervalMs).unref());
+        await new Promise<void>((resolve) => unref(setTimeout(resolve, record.pollIntervalMs)));
       }
       if (ctx.signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request cancelled');
       record = await this.find(ctx, taskId);

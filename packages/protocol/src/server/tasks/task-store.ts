@@ -6,6 +6,7 @@
  * answer `tasks/get` and `tasks/list`, and with its `cluster` (task-cluster.ts) reach the
  * running handler from any instance. `MemoryTaskStore` is the default.
  */
+import { unref } from '../../util/unref.js';
 import type { Awaitable } from '../../registry/handler.types.js';
 import type { TaskCluster } from './task-cluster.js';
 import type { TaskRecord } from './task-record.js';
@@ -116,7 +117,7 @@ export class MemoryTaskStore implements TaskStore {
     this.timerAt = at;
     // setTimeout takes at most 2^31-1 ms; a longer wait is re-armed when it fires.
     this.timer = setTimeout(() => this.sweep(), Math.min(Math.max(at - Date.now(), 0) + 5, 0x7fffffff));
-    this.timer.unref();
+    unref(this.timer);
   }
 
   /** Drops every expired task and arms the timer for the next expiry. */

@@ -1,0 +1,8 @@
+/* global Bun */
+// Cold-start floor for bench/web-standard.mjs: the runtime answering a fixed initialize result, on Bun.serve (PORT).
+const RESULT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '1' } };
+Bun.serve({
+  hostname: '127.0.0.1',
+  port: Number(process.env.PORT),
+  fetch: async (request) => Response.json({ jsonrpc: '2.0', id: (await request.json()).id, result: RESULT }),
+});
