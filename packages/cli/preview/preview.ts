@@ -40,6 +40,7 @@ const callError = $('call-error');
 const appLog = $<HTMLOListElement>('app-log');
 
 let client: Client | undefined;
+let transport: StreamableHTTPClientTransport | undefined;
 let tools: Tool[] = [];
 let selected: Tool | undefined;
 let lastCall: { tool: string; args: Record<string, unknown> } | undefined;
@@ -75,9 +76,12 @@ function appEvent(text: string): void {
 }
 
 async function connect(): Promise<void> {
+  // The previous session is ended (DELETE), so neither typemcp dev nor the server keeps it.
+  await transport?.terminateSession().catch(() => undefined);
   await client?.close().catch(() => undefined);
   const next = new Client(HOST, { capabilities: { extensions: { [UI]: { mimeTypes: [MIME] } } } });
-  await next.connect(new StreamableHTTPClientTransport(new URL('/mcp', location.origin)));
+  transport = new StreamableHTTPClientTransport(new URL('/mcp', location.origin));
+  await next.connect(transport);
   client = next;
   const info = next.getServerVersion();
   $('server').textContent = info ? `${info.name} ${info.version}` : 'connected';
