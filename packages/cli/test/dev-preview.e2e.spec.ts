@@ -7,7 +7,8 @@
  * the server) and sees the new count. Editing the view's HTML, then the service, makes the open
  * page show the new version (a server-sent `reload`; the page itself is not reloaded). Requests
  * that name another Host or come from another Origin are refused before they reach the server.
- * The same page previews a stdio server through a server process of its own.
+ * The same page previews a stdio server through a server process of its own; `--preview` and
+ * `--no-preview` turn it on and off.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -43,8 +44,8 @@ afterAll(async () => {
 });
 
 /** Starts `typemcp dev` in `dir` with the preview on any free port; resolves with the preview's URL. */
-async function startDev(dir: string, env: NodeJS.ProcessEnv = {}) {
-  const dev = launch(dir, process.execPath, [CLI, 'dev', '--preview-port', '0'], { ...process.env, PORT: '0', ...env });
+async function startDev(dir: string, env: NodeJS.ProcessEnv = {}, flags: string[] = []) {
+  const dev = launch(dir, process.execPath, [CLI, 'dev', '--preview-port', '0', ...flags], { ...process.env, PORT: '0', ...env });
   const found = await until('the preview URL', () => /MCP Apps preview: (\S+)/.exec(dev.stderr()) ?? undefined, 30_000);
   return { ...dev, preview: new URL(found[1]!) };
 }
@@ -179,6 +180,35 @@ describe('typemcp dev preview, an HTTP server (app template)', () => {
     expect(own.status).toBe(200);
     expect(own.body).toContain('"serverInfo"');
   }, 30_000);
+});
+
+describe('typemcp dev preview flags', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = makeProject('blank', 'http');
+  });
+  afterAll(() => removeProject(dir));
+
+  it('--preview serves it for a project without views (no app tools to list); --no-preview does not serve it', async () => {
+    const dev = await startDev(dir, {}, ['--preview']);
+    try {
+      const { page, errors } = await openPreview(dev.preview);
+      await page.locator('#preview-status', { hasText: 'ready' }).waitFor({ timeout: 20_000 });
+      expect(await page.locator('#no-tools').isVisible()).toBe(true);
+      expect(await page.locator('#tools button').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await stopDev(dev);
+    }
+    const off = launch(dir, process.execPath, [CLI, 'dev', '--preview', '--no-preview'], { ...process.env, PORT: '0' });
+    try {
+      await until('the server', () => /serving MCP over Streamable HTTP at/.test(off.stderr()), 30_000);
+      expect(off.stderr()).not.toContain('MCP Apps preview');
+    } finally {
+      await stopDev(off);
+    }
+  }, 60_000);
 });
 
 describe('typemcp dev preview, a stdio server (app template)', () => {

@@ -147,6 +147,7 @@ export function runDev(options: DevOptions): Promise<number> {
         })
       : undefined;
     const http = new HttpRelay(log, (listener) => {
+      preview?.serverListens();
       if (bridge) relay!.attach(httpBridge(new URL(options.mcpPath ?? '/mcp', url(listener))));
       else if (relay) log(`the server listens over HTTP, not on stdin: a stdio client runs ${bridgeCommand(shownEntry, options.args)}`);
     });

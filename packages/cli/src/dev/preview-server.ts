@@ -24,8 +24,11 @@ import { StdioPreview, type PreviewSpawner } from './preview-stdio.js';
 export const PREVIEW_PORT = 6280;
 /** The page's sources (shipped in the package beside dist/). */
 const PAGE_ENTRY = path.resolve(__dirname, '..', '..', 'preview', 'preview.html');
-/** How long a stdio server is given to listen over HTTP before the preview treats it as a stdio server. */
-const HTTP_GRACE_MS = 3000;
+/**
+ * How long a server is given to listen over HTTP, after the first start, before the preview
+ * treats it as a stdio server (decided once; a server that listens later is switched to).
+ */
+const HTTP_GRACE_MS = 10_000;
 const MAX_BODY = 4 * 1024 * 1024;
 /** Pages listening to `/events` at most. */
 const MAX_WATCHERS = 32;
@@ -62,6 +65,8 @@ export class PreviewServer {
   private readonly stdio: StdioPreview;
   private page?: Promise<string>;
   private port = 0;
+  /** The server was found to serve stdio only (it had not listened within the grace period). */
+  private stdioServer = false;
   private readonly keepAlive: NodeJS.Timeout;
 
   constructor(private readonly options: PreviewOptions) {
@@ -88,6 +93,13 @@ export class PreviewServer {
   changed(reason: string): void {
     this.stdio.stop();
     this.send('reload', { reason });
+  }
+
+  /** The server listens over HTTP (its first listener): a page on the preview's own stdio process starts over on the server's endpoint. */
+  serverListens(): void {
+    if (!this.stdioServer) return;
+    this.stdioServer = false;
+    this.changed('the server listens over HTTP');
   }
 
   /** Something the page should show (a view that does not bundle). */
@@ -199,7 +211,11 @@ export class PreviewServer {
     for (;;) {
       const listener = this.options.http.primary();
       const started = this.options.startedAt();
-      if (listener || started === undefined || Date.now() - started > HTTP_GRACE_MS) return listener;
+      if (listener) return listener;
+      if (this.stdioServer || started === undefined || Date.now() - started > HTTP_GRACE_MS) {
+        this.stdioServer = true;
+        return undefined;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
