@@ -70,7 +70,7 @@ export default tseslint.config(
   },
   {
     // Browser code (MCP Apps views, the test host page): its own program, with the DOM (tsconfig.views.json).
-    files: ['apps/*/src/apps/**/*.ts', 'test/support/apps-host/**/*.ts', 'test/apps/*.view.ts'],
+    files: ['apps/*/src/apps/**/*.ts', 'test/support/apps-host/**/*.ts', 'test/apps/*.view.ts', 'packages/cli/preview/**/*.ts'],
     languageOptions: { parserOptions: { project: './tsconfig.views.json', tsconfigRootDir: import.meta.dirname } },
   },
   {

@@ -23,7 +23,7 @@ export function nextSteps(options: ProjectOptions, cwd: string = process.cwd()):
   const commands = [
     ...(dir === path.resolve(cwd) ? [] : [`cd ${quote(options.directory)}`]),
     ...(options.install ? [] : ['npm install']),
-    'npm run dev        # run src/main.ts, restart on change',
+    `npm run dev        # run src/main.ts, restart on change${options.template === 'app' ? '; preview the app at http://127.0.0.1:6280/' : ''}`,
     'npm test           # the service tests, in memory',
     'npm run build      # compile to dist/ (clients run dist/main.js)',
   ];

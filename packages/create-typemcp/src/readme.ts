@@ -92,6 +92,20 @@ function devWithClient(options: Pick<ProjectOptions, 'name' | 'transport'>): str
   ].join('\n');
 }
 
+function preview(): string {
+  return `## Preview the app
+
+\`npm run dev\` also serves the MCP Apps preview, http://127.0.0.1:6280/ (printed when it starts; another
+free port when 6280 is taken). Open it in a browser: it lists \`show_counter\`, calls it with
+the arguments you type (JSON) and renders its view with the official \`AppBridge\` of
+\`@modelcontextprotocol/ext-apps\`, as a host such as Claude or VS Code does, beside the text
+fallback and the \`structuredContent\`; the view's Increment button calls the server through it.
+\`typemcp dev\` bundles the view into \`dist/apps/\` before each start, and saving a file (the
+view's HTML, CSS or script, or a service) reloads the open view and runs the last call again.
+\`--preview-port <port>\` picks another port, \`--no-preview\` turns it off (\`typemcp dev --help\`).
+`;
+}
+
 function oauth(options: Pick<ProjectOptions, 'name' | 'transport'>): string {
   const start = options.transport === 'both' ? 'npm run start:http' : 'npm start';
   return `## Protected with OAuth
@@ -171,7 +185,7 @@ An [MCP](https://modelcontextprotocol.io) server written with TypeMCP (\`@typemc
 
 | Command | What |
 | --- | --- |
-| \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes (for a client, see [Develop with a client connected](#develop-with-a-client-connected)). |
+| \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes (for a client, see [Develop with a client connected](#develop-with-a-client-connected))${options.template === 'app' ? '; serves the [preview](#preview-the-app) of its app' : ''}. |
 | \`npm test\` | The tests in \`test/\` (Jest). |
 | \`npm run typecheck\` | Type-checks sources and tests. |
 | \`npm run build\` | Compiles \`src/\` to \`dist/\`${options.auth === 'proxy' && options.transport === 'http' ? '' : " and writes `dist/typemcp.manifest.json` (`typemcp build`): the DTOs' JSON Schemas, read at start-up instead of derived"}. |
@@ -196,7 +210,7 @@ ${deploying(options)}
 ${connect(options)}
 
 ${devWithClient(options)}
-${options.auth === 'proxy' ? `\n${oauth(options)}` : ''}
+${options.template === 'app' ? `\n${preview()}` : ''}${options.auth === 'proxy' ? `\n${oauth(options)}` : ''}
 ## Try it from a terminal
 
 \`\`\`bash

@@ -17,7 +17,9 @@ import * as path from 'node:path';
 import { bridgeCommand, crashLine } from './dev-log.js';
 import { httpBridge } from './http-bridge.js';
 import { HttpRelay, url } from './http-relay.js';
-import { spawnServer } from './server-process.js';
+import { PreviewServer } from './preview-server.js';
+import { spawnPreviewServer, spawnServer } from './server-process.js';
+import { bundleViews, projectViews } from './dev-views.js';
 import { StdioRelay } from './stdio-relay.js';
 
 /** Options of {@link runDev}. @publicApi */
@@ -41,6 +43,13 @@ export interface DevOptions {
   bridge?: boolean;
   /** The endpoint's path for `bridge` (default `/mcp`). */
   mcpPath?: string;
+  /**
+   * Serve the MCP Apps preview (preview-server.ts; default: when the project has views,
+   * `src/**\/*.app.html` or scripts).
+   */
+  preview?: boolean;
+  /** The preview's port on 127.0.0.1 (default 6280, or any free one when it is taken; 0: any free one). */
+  previewPort?: number;
   /** Where progress messages go (default: stderr). */
   log?: (message: string) => void;
 }
@@ -49,6 +58,8 @@ export interface DevOptions {
 const IGNORED = /(^|[\\/])(node_modules|dist|\.git|coverage)([\\/]|$)/;
 /** Files whose change restarts the server (a change to a folder itself has no extension and is ignored too). */
 const WATCHED_EXTENSIONS = /\.([cm]?[jt]sx?|json)$/;
+/** In a project with MCP Apps views, their pages and styles too. */
+const VIEW_EXTENSIONS = /\.(html|css)$/;
 const DEBOUNCE_MS = 100;
 const KILL_AFTER_MS = 3000;
 /** How often the parent process is checked (an orphan is adopted by another process). */
@@ -75,6 +86,8 @@ export function runDev(options: DevOptions): Promise<number> {
   const defaults = [path.dirname(options.entry), ...(existsSync(path.resolve(options.cwd, SKILLS_DIR)) ? [SKILLS_DIR] : [])];
   const watched = (options.watch.length ? options.watch : defaults).map((p) => path.resolve(options.cwd, p));
   const skillsRoot = path.resolve(options.cwd, SKILLS_DIR);
+  const { root, hasViews } = projectViews(entry);
+  const isWatched = (name: string) => WATCHED_EXTENSIONS.test(name) || (hasViews && VIEW_EXTENSIONS.test(name));
   const missing = watched.find((p) => !existsSync(p));
   if (missing) {
     log(`cannot watch ${missing}: not found`);
@@ -86,6 +99,12 @@ export function runDev(options: DevOptions): Promise<number> {
     let stopping = false;
     let inputEnded = false;
     let timer: NodeJS.Timeout | undefined;
+    /** When the current server process started; the file whose change restarted it. */
+    let startedAt: number | undefined;
+    let changedFile: string | undefined;
+    /** Views are being bundled before a start; a change meanwhile starts once more after. */
+    let preparing = false;
+    let startAgain = false;
     const watchers: FSWatcher[] = [];
     const parent = process.ppid;
 
@@ -97,6 +116,7 @@ export function runDev(options: DevOptions): Promise<number> {
       for (const signal of SIGNALS) process.off(signal, onSignal);
       relay?.close();
       http.close();
+      preview?.close();
       resolve(code);
     };
     /** Ends the server (SIGTERM, SIGKILL after a while), then this command. */
@@ -127,11 +147,55 @@ export function runDev(options: DevOptions): Promise<number> {
         })
       : undefined;
     const http = new HttpRelay(log, (listener) => {
+      preview?.serverListens();
       if (bridge) relay!.attach(httpBridge(new URL(options.mcpPath ?? '/mcp', url(listener))));
       else if (relay) log(`the server listens over HTTP, not on stdin: a stdio client runs ${bridgeCommand(shownEntry, options.args)}`);
     });
 
+    const preview =
+      (options.preview ?? hasViews)
+        ? new PreviewServer({
+            port: options.previewPort,
+            root,
+            mcpPath: options.mcpPath ?? '/mcp',
+            http,
+            spawn: () => spawnPreviewServer(entry, options.args, options.cwd),
+            startedAt: () => startedAt,
+            log,
+          })
+        : undefined;
+    preview?.listen().then(
+      (address) => log(`MCP Apps preview: ${address} (--no-preview turns it off)`),
+      (error: Error) => log(`the MCP Apps preview could not listen: ${error.message}`),
+    );
+
+    /** Bundles the views (when the project has any), then runs the server. */
     const start = () => {
+      if (preparing) return void (startAgain = true);
+      preparing = true;
+      const bundled = hasViews
+        ? bundleViews(root).then(
+            (lines) => lines.forEach((line) => log(line)),
+            (error: Error) => {
+              log(`a view did not bundle (the server serves the last bundle): ${error.message}`);
+              preview?.problem(`A view did not bundle: ${error.message}`);
+            },
+          )
+        : Promise.resolve();
+      void bundled.then(() => {
+        preparing = false;
+        if (stopping) return;
+        if (startAgain) {
+          startAgain = false;
+          return start();
+        }
+        launch();
+        if (changedFile) preview?.changed(changedFile);
+      });
+    };
+
+    const launch = () => {
+      startedAt = Date.now();
       const spawned = spawnServer(entry, options.args, options.cwd, bridge ? 'bridge' : useRelay ? 'relay' : 'inherit', http, (c) => c === child);
       child = spawned;
       let stderr = '';
@@ -145,6 +209,7 @@ export function runDev(options: DevOptions): Promise<number> {
       spawned.on('close', (code, signal) => {
         if (child !== spawned) return;
         child = undefined;
+        startedAt = undefined;
         const status = signal ?? `code ${code}`;
         if (stopping || inputEnded) {
           if (!bridge) relay?.detach();
@@ -154,12 +219,14 @@ export function runDev(options: DevOptions): Promise<number> {
         const reason = `${shownEntry} exited with ${status}${why ? `: ${why}` : ''}`;
         if (!bridge) relay?.down(reason);
         http.down(reason);
+        preview?.problem(`The server is not running: ${reason}`);
         log(`${shownEntry} exited (${status}); waiting for a change to restart`);
       });
     };
 
     const restart = (changed: string) => {
       log(`${changed} changed: restarting`);
+      changedFile = changed;
       const old = child;
       http.restarting();
       if (!old) return start();
@@ -179,7 +246,7 @@ export function runDev(options: DevOptions): Promise<number> {
           const name = file ? path.join(target, file.toString()) : target;
           // Any file of a skill counts (scripts, references, images), but dotfiles: editors' swap files.
           const skill = name.startsWith(skillsRoot + path.sep) && !path.basename(name).startsWith('.');
-          if (IGNORED.test(name) || (file && !skill && !WATCHED_EXTENSIONS.test(name))) return;
+          if (IGNORED.test(name) || (file && !skill && !isWatched(name))) return;
           clearTimeout(timer);
           timer = setTimeout(() => restart(path.relative(options.cwd, name) || name), DEBOUNCE_MS);
         }),

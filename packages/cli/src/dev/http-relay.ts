@@ -63,6 +63,11 @@ export class HttpRelay {
     this.sessions.revive(listener);
   }
 
+  /** The first listener a server process listened on (the preview's way to the server), if any. */
+  primary(): PublicListener | undefined {
+    return this.announced.values().next().value;
+  }
+
   /** A new server process replaces the current one: requests wait for it. */
   restarting(): void {
     this.generation++;

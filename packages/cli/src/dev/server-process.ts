@@ -53,3 +53,17 @@ export function spawnServer(
   });
   return child;
 }
+
+/**
+ * Runs `entry` for the preview of a stdio server (preview-stdio.ts): the TypeScript hook, stdio
+ * piped to the preview, its stderr shown like the server's own.
+ */
+export function spawnPreviewServer(entry: string, args: string[], cwd: string): ChildProcess {
+  const child = spawn(process.execPath, ['--enable-source-maps', '--require', REGISTER_PATH, entry, ...args], {
+    cwd,
+    env: { ...process.env, TYPEMCP_MANIFEST: 'off' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  return child;
+}

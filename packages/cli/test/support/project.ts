@@ -22,7 +22,7 @@ export function assertBuilt(...files: string[]): void {
 }
 
 /** Creates a project from `template` in a new temporary folder; returns its path. */
-export function makeProject(template: 'example' | 'blank', transport: 'stdio' | 'http' | 'both' = 'stdio'): string {
+export function makeProject(template: 'example' | 'blank' | 'app', transport: 'stdio' | 'http' | 'both' = 'stdio'): string {
   assertBuilt();
   const parent = mkdtempSync(path.join(tmpdir(), 'typemcp-cli-'));
   const created = spawnSync(process.execPath, [CREATE, 'app', '--template', template, '--transport', transport, '--no-install', '--no-git', '--yes'], {
