@@ -144,7 +144,8 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     );
     if (options.bundle) {
       const bundled = await writeBundle(entry, bundleFile(entry, options.bundle, cwd), manifest, views, options.minify);
-      const shown = path.relative(cwd, bundled.outFile) || bundled.outFile;
+      const relative = path.relative(cwd, bundled.outFile);
+      const shown = relative && !relative.startsWith('..') ? relative : bundled.outFile;
       log(
         `typemcp build: bundled ${shown} (${Math.round(bundled.bytes / 1024)} KiB, ${bundled.inputs.length} modules, manifest and ${views.length} view${views.length === 1 ? '' : 's'} inside); ` +
           `run it with node --enable-source-maps ${shown} for stack traces in the sources`,
@@ -208,7 +209,8 @@ async function writeBundle(
  * (a bundle is one file, without package.json files), so schemas and extensions are compared.
  */
 async function checkBundle(bundle: string, args: string[], cwd: string, log: (line: string) => void): Promise<number> {
-  const shown = path.relative(cwd, bundle) || bundle;
+  const relative = path.relative(cwd, bundle);
+  const shown = relative && !relative.startsWith('..') ? relative : bundle;
   if (!existsSync(bundle)) throw new UsageError(`${shown} not found: nothing to check; run typemcp build --bundle first`);
   const fresh = path.join(path.dirname(bundle), `.bundle-check-${process.pid}.json`);
   const embeddedFile = path.join(path.dirname(bundle), `.bundle-embedded-${process.pid}.json`);
