@@ -11,9 +11,10 @@
  *   bundle reads neither from disk;
  * - class-validator, class-transformer and validator.js from their ES module builds, so that only
  *   what the project uses is kept. The project's and core's CommonJS `require('class-validator')`
- *   would take the whole namespace (esbuild cannot shake what `require` returns), so each one
- *   gets a small ES module instead that re-exports only the names the bundled CommonJS files
- *   mention: a project without `@IsPhoneNumber` carries no libphonenumber-js.
+ *   would take the whole namespace (esbuild cannot shake what `require` returns, and wraps every
+ *   ES module reached through one), so the bundle's entry imports, as ES modules, just the names
+ *   the rest of the bundled code mentions and hands those requires that object: a project without
+ *   `@IsPhoneNumber` carries no libphonenumber-js.
  *
  * esbuild is loaded only here.
  */
@@ -41,7 +42,7 @@ export interface BundleServerOptions {
   manifest: unknown;
   /** The views to embed: HTML by path under the entry's folder, with `/` separators. */
   views: Record<string, string>;
-  /** Minify whitespace and syntax (names are kept: schemas are keyed by class names). */
+  /** Minify whitespace and syntax (identifiers are kept: schemas are keyed by class names). */
   minify?: boolean;
 }
 
@@ -97,9 +98,9 @@ function exportNames(folder: string): string[] {
 const WORD = /[A-Za-z_$][\w$]*/g;
 
 /**
- * Bundles a compiled server (see the header). Two esbuild passes: the first (no output) lists
- * the CommonJS files of the bundle, whose words decide what each library's small ES module
- * re-exports; the second writes the bundle.
+ * Bundles a compiled server (see the header). Two esbuild passes: the first (in memory) bundles
+ * everything but the libraries, whose words decide what the entry imports of them; the second
+ * writes the bundle.
  */
 export async function bundleServer(options: BundleServerOptions): Promise<BundledServer> {
   const esbuild = loadEsbuild();
@@ -112,25 +113,52 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
   const validatorFolder = packageFolder('validator', path.join(libraries.get('class-validator')?.folder ?? entryDir, 'node_modules'));
 
   const embeds = { TYPEMCP_EMBEDDED_MANIFEST: options.manifest, TYPEMCP_EMBEDDED_VIEWS: options.views };
-  /** Names each facade re-exports: filled between the two passes. */
-  const used = new Map<EsmLibrary, Set<string>>();
-  const plugin = (pass: 'scan' | 'write'): Esbuild.Plugin => ({
+  /** The library paths the CommonJS code requires (`class-validator`, `class-transformer/cjs/storage`...): found by the first pass. */
+  const required = new Set<string>();
+  /** The ES module of the library path `specifier` and the names its CommonJS twin exports. */
+  const esmOf = (specifier: string): { file: string; names: string[] } | undefined => {
+    const [name, kind, ...rest] = specifier.split('/');
+    const library = libraries.get(name as EsmLibrary);
+    if (!library) return undefined;
+    if (kind === undefined) return { file: path.join(library.folder, 'esm2015', 'index.js'), names: library.names };
+    if (kind !== 'cjs') return undefined;
+    const relative = rest.join('/').replace(/\.js$/, '');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read once, at build time
+    const names = Object.keys(require(path.join(library.folder, 'cjs', `${relative}.js`)) as object).filter((n) => n !== '__esModule');
+    return { file: path.join(library.folder, 'esm2015', `${relative}.js`), names };
+  };
+  const entryFile = path.resolve(options.entry);
+  const plugin = (pass: 'scan' | 'write', words?: Set<string>): Esbuild.Plugin => ({
     name: 'typemcp-esm-builds',
     setup(build) {
-      // A CommonJS require of the library: its facade (second pass) or its ES build (first).
-      build.onResolve({ filter: /^class-(?:validator|transformer)$/ }, (args) => {
-        const library = libraries.get(args.path as EsmLibrary);
-        if (!library) return undefined;
-        if (pass === 'write' && args.kind === 'require-call') return { path: args.path, namespace: 'typemcp-facade' };
-        return { path: path.join(library.folder, 'esm2015', 'index.js') };
+      // A CommonJS require of a library path: the object the entry fills (second pass), nothing (first).
+      build.onResolve({ filter: /^class-(?:validator|transformer)(?:\/cjs\/.*)?$/ }, (args) => {
+        if (args.kind !== 'require-call' || !esmOf(args.path)) return undefined;
+        required.add(args.path);
+        return { path: args.path, namespace: 'typemcp-require' };
       });
-      // Deep CommonJS paths (core reads class-transformer's storage): the same module of the ES build.
-      build.onResolve({ filter: /^class-(?:validator|transformer)\/cjs\// }, (args) => {
-        const [name, , ...rest] = args.path.split('/');
-        const library = libraries.get(name as EsmLibrary);
-        if (!library) return undefined;
-        const file = path.join(library.folder, 'esm2015', ...rest);
-        return { path: file.endsWith('.js') ? file : `${file}.js` };
+      build.onLoad({ filter: /.*/, namespace: 'typemcp-require' }, (args) => ({
+        contents: pass === 'scan' ? 'module.exports = {};\n' : `module.exports = require("typemcp-bridge")[${JSON.stringify(args.path)}];\n`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^typemcp-(?:bridge|entry)$/ }, (args) => ({ path: args.path, namespace: args.path }));
+      build.onLoad({ filter: /.*/, namespace: 'typemcp-bridge' }, () => ({ contents: 'module.exports = {};\n', loader: 'js' }));
+      // The entry of the second pass: imports (ES, so shaken) what the CommonJS code uses of each
+      // library path, puts it where its requires find it, then runs the compiled entry.
+      build.onLoad({ filter: /.*/, namespace: 'typemcp-entry' }, () => {
+        const lines = ['import bridge from "typemcp-bridge";'];
+        let i = 0;
+        for (const specifier of [...required].sort()) {
+          const esm = esmOf(specifier)!;
+          const names = esm.names.filter((n) => words!.has(n));
+          const local = `m${i++}`;
+          lines.push(`import { ${names.map((n) => `${n} as ${local}_${n}`).join(', ')} } from ${JSON.stringify(esm.file)};`);
+          lines.push(
+            `bridge[${JSON.stringify(specifier)}] = Object.defineProperty({ ${names.map((n) => `${n}: ${local}_${n}`).join(', ')} }, "__esModule", { value: true });`,
+          );
+        }
+        lines.push(`require(${JSON.stringify(entryFile)});`);
+        return { contents: `${lines.join('\n')}\n`, loader: 'js', resolveDir: path.dirname(entryFile) };
       });
       // class-validator's ES build imports validator.js' CommonJS files: take its ES ones.
       if (validatorFolder && existsSync(path.join(validatorFolder, 'es', 'lib'))) {
@@ -139,8 +167,7 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
           return { path: file.endsWith('.js') ? file : `${file}.js` };
         });
       }
-      // The entry's own `#!` line would come after the banner (which has one): made a comment.
-      const entryFile = path.resolve(options.entry);
+      // The compiled entry's own `#!` line (the banner has one): made a comment.
       build.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
         if (args.path !== entryFile) return undefined;
         const source = readFileSync(args.path, 'utf8');
@@ -159,12 +186,6 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
           });
         }
       }
-      build.onLoad({ filter: /.*/, namespace: 'typemcp-facade' }, (args) => {
-        const library = libraries.get(args.path as EsmLibrary)!;
-        const names = [...(used.get(args.path as EsmLibrary) ?? [])].sort();
-        const index = JSON.stringify(path.join(library.folder, 'esm2015', 'index.js'));
-        return { contents: names.length ? `export { ${names.join(', ')} } from ${index};\n` : 'export {};\n', loader: 'js', resolveDir: library.folder };
-      });
     },
   });
   const common: Esbuild.BuildOptions = {
@@ -176,7 +197,9 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     // The ES builds of the libraries above, and of any other package that has one.
     mainFields: ['module', 'main'],
     conditions: ['module'],
-    keepNames: true,
+    // No keepNames: its `__name()` calls would keep every validator function alive. Nothing is
+    // renamed that matters: the CommonJS modules (the project's, core's) keep their own scopes, and
+    // only colliding names of the libraries' ES modules get a suffix.
     // A build tool, required only by the bundlers (@typemcp/apps' views), never by a running server.
     external: ['esbuild'],
     logLevel: 'silent',
@@ -185,23 +208,11 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     // leaves an unresolvable require inside try/catch alone).
   };
 
-  const scan = await runBuild(esbuild, { ...common, write: false, plugins: [plugin('scan')] }, options.entry);
-  // The words of every CommonJS input outside the libraries and what they depend on.
-  const libraryFolders = [
-    ...[...libraries.values()].map((l) => l.folder),
-    validatorFolder,
-    packageFolder('libphonenumber-js', libraries.get('class-validator')?.folder ?? entryDir),
-  ]
-    .filter((folder): folder is string => Boolean(folder))
-    .map((folder) => folder + path.sep);
+  // The first pass, with empty libraries and without comments: its words are every name the
+  // rest of the code can use (a few more, from strings: harmless).
+  const scan = await runBuild(esbuild, { ...common, write: false, minifyWhitespace: true, legalComments: 'none', plugins: [plugin('scan')] }, options.entry);
   const words = new Set<string>();
-  for (const [input, info] of Object.entries(scan.metafile.inputs)) {
-    if (info.format === 'esm' || input.includes(':')) continue;
-    const file = path.resolve(input);
-    if (libraryFolders.some((folder) => file.startsWith(folder)) || !existsSync(file)) continue;
-    for (const word of readFileSync(file, 'utf8').match(WORD) ?? []) words.add(word);
-  }
-  for (const [name, library] of libraries) used.set(name, new Set(library.names.filter((n) => words.has(n))));
+  for (const file of scan.outputFiles ?? []) if (!file.path.endsWith('.map')) for (const word of file.text.match(WORD) ?? []) words.add(word);
 
   const written = await runBuild(
     esbuild,
@@ -213,7 +224,8 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
       minifyWhitespace: options.minify ?? false,
       minifySyntax: options.minify ?? false,
       banner: { js: BANNER },
-      plugins: [plugin('write')],
+      entryPoints: ['typemcp-entry'],
+      plugins: [plugin('write', words)],
     },
     options.entry,
   );
