@@ -9,7 +9,8 @@
 //   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
 //                   warmed by the unmeasured first start
 //   bundled         dist/bundle/main.js (manifest inside), NODE_DISABLE_COMPILE_CACHE=1
-//   bundled+cache   dist/bundle/main.js with the cache its banner enables
+//   bundled+cache   dist/bundle/main.js with NODE_COMPILE_CACHE=<a folder> (one module: only an
+//                   environment variable, read before the entry loads, can cache it)
 //   sdk2            bench/servers/sdk2-add.mjs: the official SDK 2.x server (@modelcontextprotocol/server)
 // Every server runs with NODE_ENV=production (JSON logs, as deployed). Rounds are interleaved
 // with the order rotated; each round spawns every server --spawns times and keeps the median;
@@ -80,7 +81,7 @@ const KINDS = [
   { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
   { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
   { name: 'bundled', file: path.join(project, 'dist/bundle/main.js'), env: NO_CACHE },
-  { name: 'bundled+cache', file: path.join(project, 'dist/bundle/main.js') },
+  { name: 'bundled+cache', file: path.join(project, 'dist/bundle/main.js'), env: { NODE_COMPILE_CACHE: path.join(parent, 'bundle-compile-cache') } },
   { name: 'sdk2', file: here('./servers/sdk2-add.mjs') },
 ];
 const SERVERS = opts.nodes.flatMap((major) => {

@@ -52,20 +52,13 @@ export function defaultBundleFile(entry: string): string {
 }
 
 /**
- * Opening lines of the bundle: Node's compile cache (Node 22.1+, beside the bundle, where a
- * deploy of the same build finds it again; NODE_COMPILE_CACHE, when set, has already enabled it).
+ * Opening lines of the bundle. No compile cache from inside: `module.enableCompileCache()` covers
+ * the modules loaded after it, and a bundle is one module already being compiled (measured: no
+ * gain, bench/cold-start-bundle.mjs). NODE_COMPILE_CACHE=<dir>, set where it runs, caches it.
  */
-const BANNER = [
-  '#!/usr/bin/env node',
-  '// Bundled by `typemcp build --bundle`. Stack traces in the sources: node --enable-source-maps',
-  "'use strict';",
-  '(() => {',
-  "  const m = require('node:module');",
-  "  if (typeof m.enableCompileCache === 'function' && !process.env.NODE_DISABLE_COMPILE_CACHE) {",
-  "    try { m.enableCompileCache(require('node:path').join(__dirname, '.cache', 'node-compile-cache')); } catch {}",
-  '  }',
-  '})();',
-].join('\n');
+const BANNER = ['#!/usr/bin/env node', '// Bundled by `typemcp build --bundle`. Stack traces in the sources: node --enable-source-maps', "'use strict';"].join(
+  '\n',
+);
 
 /** The ES module build of class-validator / class-transformer a CommonJS `require` is sent to. */
 const ESM_BUILDS = ['class-validator', 'class-transformer'] as const;
