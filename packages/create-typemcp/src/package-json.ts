@@ -1,6 +1,8 @@
 /** The generated project's package.json. */
 import type { ProjectOptions } from './options.js';
 import {
+  NODE_LINES,
+  nodeLine,
   DEPENDENCY_VERSIONS,
   DEV_DEPENDENCY_VERSIONS,
   EXAMPLE_DEPENDENCY_VERSIONS,
@@ -72,8 +74,11 @@ function scriptsFor(transport: ProjectOptions['transport'], auth: ProjectOptions
 export function buildPackageJson(
   options: Pick<ProjectOptions, 'name' | 'transport'> & Partial<Pick<ProjectOptions, 'auth' | 'template' | 'redis'>>,
   sources: PackageSources,
+  nodeVersion: string = process.versions.node,
 ): GeneratedPackageJson {
   const auth = options.auth ?? 'none';
+  // The Node line running the generator (an LTS): the project's engines and @types/node.
+  const line = nodeLine(nodeVersion);
   const dependencies: Record<string, string> = { ...DEPENDENCY_VERSIONS, '@typemcp/core': sources.core };
   if (options.transport !== 'stdio') dependencies['@typemcp/http'] = sources.http;
   if (options.redis) dependencies['@typemcp/redis'] = sources.redis;
@@ -88,10 +93,11 @@ export function buildPackageJson(
     description: 'An MCP server built with TypeMCP',
     main: 'dist/main.js',
     scripts: scriptsFor(options.transport, auth, options.template),
-    engines: { node: '>=20.19' },
+    engines: { node: NODE_LINES[line].engines },
     dependencies: sorted(dependencies),
     devDependencies: sorted({
       ...DEV_DEPENDENCY_VERSIONS,
+      '@types/node': NODE_LINES[line].typesNode,
       ...(options.template === 'example' ? EXAMPLE_DEV_DEPENDENCY_VERSIONS : {}),
       ...(options.template === 'app' ? APP_DEV_DEPENDENCY_VERSIONS : {}),
       ...(auth === 'proxy' ? PROXY_DEV_DEPENDENCY_VERSIONS : {}),

@@ -12,6 +12,7 @@ function layout(template: ProjectOptions['template']): string {
     "| `src/server.ts` | `createAppServer()`: the server's name, version, services and `providers` (what the services need that the DI container cannot build: configuration, clients). `main.ts` and every test build the server with it. |",
     '| `src/config.ts` | `AppConfig`: every setting, read from the environment and `.env` at start-up. |',
     '| `src/logger.ts` | The log: JSON lines on stderr with `NODE_ENV=production`, readable lines otherwise. |',
+    "| `src/compile-cache.ts` | Node's compile cache (Node 22+), imported first by `main.ts`: later starts reuse the compiled modules from `node_modules/.cache/typemcp`. |",
     ...(template === 'example'
       ? ['| `src/database.ts` | A PostgreSQL pool (when `DATABASE_URL` is set), opened by `onInit()`, closed by `onDestroy()`, checked by `/readyz`. |']
       : []),

@@ -43,6 +43,32 @@ export const PROXY_DEV_DEPENDENCY_VERSIONS = {
   'oidc-provider': '9.13.3',
 } as const;
 
+/**
+ * The Node release lines a generated project can target: its `engines` and `@types/node` come
+ * from the line of the Node that runs the generator (see {@link nodeLine}), not from Node 20.
+ * Node 20's `@types/node` is the one this repository locks; the others are the latest of their
+ * major when this table was written.
+ */
+export const NODE_LINES = {
+  20: { engines: '>=20.19', typesNode: DEV_DEPENDENCY_VERSIONS['@types/node'] },
+  22: { engines: '>=22.12', typesNode: '22.20.7' },
+  24: { engines: '>=24', typesNode: '24.19.4' },
+  26: { engines: '>=26', typesNode: '26.6.11' },
+} as const;
+
+/** A supported LTS line of {@link NODE_LINES}. */
+export type NodeLine = keyof typeof NODE_LINES;
+
+/**
+ * The LTS line for a Node version (default: the one running): its major, an odd major falls back
+ * to the even one before it (odd majors are never LTS), below 20 is 20 and past 26 is 26.
+ */
+export function nodeLine(version: string = process.versions.node): NodeLine {
+  const major = Number(version.replace(/^v/, '').split('.')[0]);
+  const even = major % 2 === 0 ? major : major - 1;
+  return Math.min(26, Math.max(20, even)) as NodeLine;
+}
+
 /** The version of this generator, which is also the version of the @typemcp/* packages it uses. */
 export function generatorVersion(): string {
   return (require('../package.json') as { version: string }).version;

@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { buildPackageJson, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generatorVersion, type PackageSources } from '../src/index';
-import { APP_DEV_DEPENDENCY_VERSIONS, EXAMPLE_DEPENDENCY_VERSIONS, EXAMPLE_DEV_DEPENDENCY_VERSIONS, PROXY_DEV_DEPENDENCY_VERSIONS } from '../src/versions';
+import {
+  APP_DEV_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEPENDENCY_VERSIONS,
+  EXAMPLE_DEV_DEPENDENCY_VERSIONS,
+  NODE_LINES,
+  nodeLine,
+  PROXY_DEV_DEPENDENCY_VERSIONS,
+} from '../src/versions';
 
 const registry: PackageSources = {
   protocol: '0.1.0',
@@ -132,4 +139,23 @@ it("adds @typemcp/apps, the official App class its view bundles and the views' t
   expect(blank.dependencies['@typemcp/apps']).toBeUndefined();
   expect(blank.devDependencies['@modelcontextprotocol/ext-apps']).toBeUndefined();
   expect(blank.scripts.typecheck).toBe('tsc');
+});
+
+it('takes engines and @types/node from the LTS line of the Node running the generator (an odd major: the even one before it)', () => {
+  expect(['18.20.0', '20.19.0', '21.7.3', '22.12.0', '23.11.1', 'v24.1.0', '25.0.0', '26.12.1', '27.0.0'].map((v) => nodeLine(v))).toEqual([
+    20, 20, 20, 22, 22, 24, 24, 26, 26,
+  ]);
+  for (const [version, engines] of [
+    ['20.20.2', '>=20.19'],
+    ['22.23.5', '>=22.12'],
+    ['24.22.3', '>=24'],
+    ['26.12.1', '>=26'],
+  ] as const) {
+    const pkg = buildPackageJson({ name: 'a', transport: 'stdio' }, registry, version);
+    expect(pkg.engines.node).toBe(engines);
+    expect(pkg.devDependencies['@types/node']).toBe(NODE_LINES[nodeLine(version)].typesNode);
+    expect(pkg.devDependencies['@types/node'].split('.')[0]).toBe(String(nodeLine(version)));
+  }
+  // Without a version: the Node running this test.
+  expect(buildPackageJson({ name: 'a', transport: 'stdio' }, registry).engines.node).toBe(NODE_LINES[nodeLine(process.versions.node)].engines);
 });

@@ -6,6 +6,10 @@
  * The entry runs in a child `node` with `TYPEMCP_MANIFEST_OUT=<file>`: @typemcp/core then records
  * every JSON Schema its servers derive from DTOs, and the first `listen()` writes them (with the
  * fingerprint of the code) to that file and ends the process instead of serving.
+ *
+ * With `--bundle`, the entry, the manifest and the views then become one self-contained file
+ * (bundle.ts, esbuild loaded only then); `--check --bundle` also has that bundle derive its
+ * schemas anew and compares them with the manifest it carries.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +17,8 @@ import * as path from 'node:path';
 import { Command } from 'commander';
 import type { CommandResult } from './command-result.js';
 import { UsageError } from '../usage.error.js';
-import { buildApps } from './build-apps.js';
+import { buildApps, type BuiltView } from './build-apps.js';
+import type { BundledServer } from './bundle.js';
 
 /** The default manifest name, beside the entry (as @typemcp/core looks for it). */
 export const MANIFEST_FILE = 'typemcp.manifest.json';
@@ -30,6 +35,13 @@ export interface BuildOptions {
   out?: string;
   /** Compare a fresh derivation with the manifest on disk instead of writing it. */
   check?: boolean;
+  /**
+   * Also write one self-contained bundle of the entry (manifest and views inside): `true` for
+   * `dist/bundle/main.js` beside `dist/main.js`, or the file. With `check`: check that bundle too.
+   */
+  bundle?: boolean | string;
+  /** Minify the bundle (whitespace and syntax; names are kept). */
+  minify?: boolean;
   /** The folder paths are relative to (default: the working directory). */
   cwd?: string;
   /** Where the summary goes (default: stdout). */
@@ -44,11 +56,11 @@ interface Manifest {
 }
 
 /** Runs `entry` with TYPEMCP_MANIFEST_OUT=`out`; rejects with the reason when no manifest came out. */
-function generate(entry: string, args: string[], out: string, cwd: string): Promise<void> {
+function generate(entry: string, args: string[], out: string, cwd: string, env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], {
       cwd,
-      env: { ...process.env, TYPEMCP_MANIFEST_OUT: out, TYPEMCP_MANIFEST: 'off' },
+      env: { ...process.env, TYPEMCP_MANIFEST_OUT: out, TYPEMCP_MANIFEST: 'off', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -121,7 +133,8 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
   const relativeOut = path.relative(cwd, out);
   const shownOut = relativeOut && !relativeOut.startsWith('..') ? relativeOut : out;
   if (!options.check) {
-    for (const view of await buildApps(entry)) {
+    const views = await buildApps(entry);
+    for (const view of views) {
       log(`typemcp build: ${view.cached ? 'kept' : 'bundled'} ${path.relative(cwd, view.outFile) || view.outFile} (view ${view.digest})`);
     }
     await generate(entry, options.args ?? [], out, cwd);
@@ -129,6 +142,15 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     log(
       `typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)`,
     );
+    if (options.bundle) {
+      const bundled = await writeBundle(entry, bundleFile(entry, options.bundle, cwd), manifest, views, options.minify);
+      const relative = path.relative(cwd, bundled.outFile);
+      const shown = relative && !relative.startsWith('..') ? relative : bundled.outFile;
+      log(
+        `typemcp build: bundled ${shown} (${Math.round(bundled.bytes / 1024)} KiB, ${bundled.inputs.length} modules, manifest and ${views.length} view${views.length === 1 ? '' : 's'} inside); ` +
+          `run it with node --enable-source-maps ${shown} for stack traces in the sources`,
+      );
+    }
     return 0;
   }
   if (!existsSync(out)) throw new UsageError(`${shownOut} not found: nothing to check; run typemcp build first`);
@@ -146,7 +168,7 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     const differences = manifestDifferences(onDisk, readManifest(fresh));
     if (differences.length === 0) {
       log(`typemcp build --check: ${shownOut} matches the schemas derived from the code`);
-      return 0;
+      return options.bundle ? checkBundle(bundleFile(entry, options.bundle, cwd), options.args ?? [], cwd, log) : 0;
     }
     const shown = differences.slice(0, 20);
     log(`typemcp build --check: ${shownOut} does not match the code (${differences.length} difference${differences.length === 1 ? '' : 's'}):`);
@@ -159,6 +181,64 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
   }
 }
 
+/** The bundle `--bundle` names. */
+function bundleFile(entry: string, bundle: true | string, cwd: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundle.ts (and esbuild) load only for --bundle
+  const { defaultBundleFile } = require('./bundle.js') as typeof import('./bundle.js');
+  return bundle === true ? defaultBundleFile(entry) : path.resolve(cwd, bundle);
+}
+
+/** Bundles `entry` with the manifest and the views just built (bundle.ts). */
+async function writeBundle(
+  entry: string,
+  outFile: string,
+  manifest: Manifest,
+  views: readonly BuiltView[],
+  minify: boolean | undefined,
+): Promise<BundledServer> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundle.ts (and esbuild) load only for --bundle
+  const { bundleServer } = require('./bundle.js') as typeof import('./bundle.js');
+  const embedded: Record<string, string> = {};
+  for (const view of views) embedded[path.relative(path.dirname(entry), view.outFile).split(path.sep).join('/')] = readFileSync(view.outFile, 'utf8');
+  return bundleServer({ entry, outFile, manifest, views: embedded, minify });
+}
+
+/**
+ * `--check --bundle`: the bundle derives its schemas anew (its own code: the ES builds of the
+ * validation libraries) and they must equal the ones it embeds. The fingerprints differ by nature
+ * (a bundle is one file, without package.json files), so schemas and extensions are compared.
+ */
+async function checkBundle(bundle: string, args: string[], cwd: string, log: (line: string) => void): Promise<number> {
+  const relative = path.relative(cwd, bundle);
+  const shown = relative && !relative.startsWith('..') ? relative : bundle;
+  if (!existsSync(bundle)) throw new UsageError(`${shown} not found: nothing to check; run typemcp build --bundle first`);
+  const fresh = path.join(path.dirname(bundle), `.bundle-check-${process.pid}.json`);
+  const embeddedFile = path.join(path.dirname(bundle), `.bundle-embedded-${process.pid}.json`);
+  try {
+    await generate(bundle, args, fresh, cwd, { TYPEMCP_MANIFEST_EMBEDDED_OUT: embeddedFile });
+    const embedded = JSON.parse(readFileSync(embeddedFile, 'utf8')) as Manifest | null;
+    if (!embedded) {
+      log(`typemcp build --check: ${shown} carries no schema manifest; run typemcp build --bundle to rebuild it`);
+      return 1;
+    }
+    const noFingerprint = (m: Manifest): Manifest => ({ ...m, fingerprint: { versions: {}, files: {} } });
+    const differences = manifestDifferences(noFingerprint(embedded), noFingerprint(readManifest(fresh)));
+    if (differences.length === 0) {
+      log(`typemcp build --check: ${shown} carries the schemas its own code derives (${Object.keys(embedded.schemas).length} schemas)`);
+      return 0;
+    }
+    log(
+      `typemcp build --check: the manifest inside ${shown} does not match its code (${differences.length} difference${differences.length === 1 ? '' : 's'}):`,
+    );
+    for (const line of differences.slice(0, 20)) log(`  ${line}`);
+    log('Run typemcp build --bundle to rebuild it.');
+    return 1;
+  } finally {
+    rmSync(fresh, { force: true });
+    rmSync(embeddedFile, { force: true });
+  }
+}
+
 /** Defines `build` on `program`; the exit code goes to `done`. */
 export function buildCommand(program: Command, done: CommandResult): void {
   program
@@ -168,6 +248,8 @@ export function buildCommand(program: Command, done: CommandResult): void {
     .argument('[args...]', 'arguments for the entry point, after -- (it must reach listen() with them)')
     .option('-o, --out <file>', 'the manifest file (default: typemcp.manifest.json beside the entry)')
     .option('--check', 'derive the schemas anew and compare them with the manifest: exit code 1 with the differences')
+    .option('--bundle [file]', 'also write one self-contained bundle with the manifest and views inside (default: dist/bundle/main.js for dist/main.js)')
+    .option('--minify', 'with --bundle: minify whitespace and syntax (names are kept)')
     .addHelpText(
       'after',
       '\nArguments for the entry point go after --: typemcp build dist/main.js -- --transport http\n\n' +
@@ -175,9 +257,12 @@ export function buildCommand(program: Command, done: CommandResult): void {
         'The entry runs with TYPEMCP_MANIFEST_OUT set: createServer() records the schemas it derives and\n' +
         'listen() writes them, with a fingerprint of the code, instead of serving. At start-up the server\n' +
         'reads the manifest beside its entry when the fingerprint matches; otherwise it warns once and\n' +
-        'derives the schemas itself (TYPEMCP_MANIFEST=off, or createServer({ schemaManifest: false }), skips it).',
+        'derives the schemas itself (TYPEMCP_MANIFEST=off, or createServer({ schemaManifest: false }), skips it).\n\n' +
+        'With --bundle, the entry and everything it requires (class-validator, class-transformer and validator.js\n' +
+        'from their ES module builds, only what the code uses), the manifest and the MCP Apps views become one\n' +
+        'file with its source map, which runs with no node_modules: node --enable-source-maps dist/bundle/main.js',
     )
-    .action(async (entry: string, args: string[], options: { out?: string; check?: boolean }) => {
-      done.code = await buildManifest({ entry, args, out: options.out, check: options.check });
+    .action(async (entry: string, args: string[], options: { out?: string; check?: boolean; bundle?: boolean | string; minify?: boolean }) => {
+      done.code = await buildManifest({ entry, args, out: options.out, check: options.check, bundle: options.bundle, minify: options.minify });
     });
 }

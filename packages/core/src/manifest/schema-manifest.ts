@@ -22,7 +22,9 @@ import type { DefinitionWarning } from '../server/server-options.interface.js';
 export const MANIFEST_FILE = 'typemcp.manifest.json';
 // The environment (read as process.env.NAME, not catalogued codes): TYPEMCP_MANIFEST_OUT, set by
 // `typemcp build`, is where the first listen() writes the manifest (then the process ends);
-// TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use.
+// TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use;
+// TYPEMCP_MANIFEST_EMBEDDED_OUT, set by `typemcp build --check --bundle`, is where a bundle writes the
+// manifest it embeds beside the fresh one.
 
 // Format 2: files are fingerprinted by length and CRC-32 (format 1 had sha256).
 const FORMAT = 2;
@@ -113,14 +115,21 @@ function packageDir(packageJson: string): string {
   }
 }
 // Resolved when a manifest is first written or checked, not when the module loads: a bundle
-// (a Worker) has no package.json files to resolve and never reads a manifest from disk.
+// (`typemcp build --bundle`, a Worker) embeds its manifest and has no node_modules to resolve the
+// packages in; its --check still writes one, with placeholder folders for the bundled packages.
 let packageDirs: { core: string; protocol: string } | undefined;
-const ownDirs = () =>
-  (packageDirs ??= {
-    // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
-    core: packageDir(path.join(__dirname, '..', '..', 'package.json')),
-    protocol: packageDir(require.resolve('@typemcp/protocol/package.json')),
-  });
+const ownDirs = (): { core: string; protocol: string } => {
+  if (packageDirs) return packageDirs;
+  // Same depth from src/ and dist/: <package>/{src,dist}/manifest/this file.
+  const core = embeddedManifest() ? `${path.sep}(bundled @typemcp/core)${path.sep}` : packageDir(path.join(__dirname, '..', '..', 'package.json'));
+  let protocol: string;
+  try {
+    protocol = packageDir(require.resolve('@typemcp/protocol/package.json'));
+  } catch {
+    protocol = `${path.sep}(bundled @typemcp/protocol)${path.sep}`;
+  }
+  return (packageDirs = { core, protocol });
+};
 
 /**
  * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
@@ -192,6 +201,9 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
   if (recordedExtensions.size) {
     manifest.extensions = Object.fromEntries([...recordedExtensions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, write]) => [id, write()]));
   }
+  // `typemcp build --check --bundle` compares a bundle's fresh derivation with what it embeds.
+  const embeddedOut = process.env.TYPEMCP_MANIFEST_EMBEDDED_OUT;
+  if (embeddedOut) writeFileSync(embeddedOut, `${JSON.stringify(embeddedManifest() ?? null)}\n`);
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(manifest)}\n`);
   renameSync(temporary, target);
@@ -245,12 +257,26 @@ function isManifest(value: unknown): value is SchemaManifestFile {
   );
 }
 
+/**
+ * The manifest a bundle carries: `typemcp build --bundle` replaces this identifier (an esbuild
+ * `define`) with the manifest it has just generated from the same code, so a bundled server
+ * reads no file at start-up. Undeclared everywhere else: `typeof` is then `'undefined'`.
+ */
+declare const TYPEMCP_EMBEDDED_MANIFEST: SchemaManifestFile | undefined;
+/** Where an embedded manifest is reported from (warnings, `LoadedManifest.file`). */
+export const EMBEDDED_MANIFEST = '(embedded in the bundle)';
+
+/** The manifest embedded in this bundle, if any. */
+export function embeddedManifest(): SchemaManifestFile | undefined {
+  return typeof TYPEMCP_EMBEDDED_MANIFEST === 'undefined' ? undefined : TYPEMCP_EMBEDDED_MANIFEST;
+}
+
 /** Verified manifests by absolute path (undefined: absent or ignored), once per process. */
 const loadedManifests = new Map<string, LoadedManifest | undefined>();
 
 /** The `TYPEMCP_WARN_STALE_MANIFEST` warning. */
 function staleWarning(file: string, why: string): DefinitionWarning {
-  const shown = path.relative(process.cwd(), file) || file;
+  const shown = path.isAbsolute(file) ? path.relative(process.cwd(), file) || file : file;
   return {
     code: CoreErrorCode.StaleManifest,
     message:
@@ -263,12 +289,23 @@ function staleWarning(file: string, why: string): DefinitionWarning {
  * The manifest start-up uses, verified, or undefined: `option` false, `TYPEMCP_MANIFEST=off`, a
  * build in progress, no file, or a file that does not match this code (reported once, through
  * `warn`). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
- * directory), else `typemcp.manifest.json` beside the entry script (`process.argv[1]`).
+ * directory), else the one a bundle embeds ({@link embeddedManifest}: built from the very code of
+ * the bundle, so it is not verified against files), else `typemcp.manifest.json` beside the entry
+ * script (`process.argv[1]`).
  */
 export function loadSchemaManifest(option: string | false | undefined, warn: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
   const env = process.env.TYPEMCP_MANIFEST;
   if (option === false || env === 'off' || recordingManifest()) return undefined;
   const given = option ?? (env || undefined);
+  const embedded = given === undefined ? embeddedManifest() : undefined;
+  if (embedded) {
+    if (loadedManifests.has(EMBEDDED_MANIFEST)) return loadedManifests.get(EMBEDDED_MANIFEST);
+    const ok = isManifest(embedded) && embedded.format === FORMAT;
+    const result = ok ? { file: EMBEDDED_MANIFEST, schemas: new Map(Object.entries(embedded.schemas)), extensions: embedded.extensions ?? {} } : undefined;
+    loadedManifests.set(EMBEDDED_MANIFEST, result);
+    if (!ok) warn(staleWarning(EMBEDDED_MANIFEST, `it is not a TypeMCP schema manifest of format ${FORMAT}`));
+    return result;
+  }
   const argv1 = process.argv[1];
   if (given === undefined && !argv1) return undefined;
   const file = given === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(given);

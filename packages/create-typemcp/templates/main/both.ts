@@ -5,6 +5,8 @@
  * http://127.0.0.1:3000/mcp instead, with liveness at /livez and readiness at /readyz. Settings
  * come from the environment and `.env` (src/config.ts): MCP_TRANSPORT, PORT, HOST, ALLOWED_HOSTS...
  */
+// First: the modules loaded after it are compiled once, then read from Node's compile cache.
+import './compile-cache.js';
 import { parseArgs } from 'node:util';
 import { ConfigurationError, loadConfig } from '@typemcp/core';
 import { AppConfig } from './config.js';

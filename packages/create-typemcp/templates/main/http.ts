@@ -4,6 +4,8 @@
  * with liveness at /livez and readiness at /readyz. Its settings come from the environment and
  * `.env` (src/config.ts): PORT, HOST, ALLOWED_HOSTS, PUBLIC_URL, LOG_LEVEL, REQUEST_LOG...
  */
+// First: the modules loaded after it are compiled once, then read from Node's compile cache.
+import './compile-cache.js';
 import { ConfigurationError, loadConfig } from '@typemcp/core';
 import { AppConfig } from './config.js';
 import { createLogger } from './logger.js';

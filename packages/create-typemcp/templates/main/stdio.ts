@@ -4,6 +4,8 @@
  * talk to it through stdin and stdout (see README.md for their configuration). Its settings come
  * from the environment and `.env` (src/config.ts).
  */
+// First: the modules loaded after it are compiled once, then read from Node's compile cache.
+import './compile-cache.js';
 import { ConfigurationError, loadConfig } from '@typemcp/core';
 import { AppConfig } from './config.js';
 import { createLogger } from './logger.js';

