@@ -59,6 +59,22 @@ function repositoryLinks(md) {
   });
 }
 
+/**
+ * The error catalogue (errors.md, one table row per code) gives each code's row an anchor: the
+ * code in lower case (`/errors#typemcp_err_invalid_option`).
+ */
+function errorAnchors(md) {
+  md.core.ruler.push('typemcp-error-anchors', (state) => {
+    if (state.env.relativePath !== 'errors.md') return;
+    const tokens = state.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      if (tokens[i].type !== 'tr_open' || tokens[i + 1]?.type !== 'td_open') continue;
+      const first = tokens[i + 2]?.children?.find((t) => t.type === 'code_inline');
+      if (first && /^TYPEMCP_[A-Z0-9_]+$/.test(first.content)) tokens[i].attrSet('id', first.content.toLowerCase());
+    }
+  });
+}
+
 /** ```mermaid blocks drawn in the browser by the <Mermaid> component (theme/Mermaid.vue). */
 function mermaidFences(md) {
   const fence = md.renderer.rules.fence;
@@ -92,10 +108,12 @@ export default defineConfig({
   title: 'TypeMCP',
   description: 'A decorator-based TypeScript framework for Model Context Protocol servers',
   cleanUrls: false,
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/logo.svg' }]],
   srcExclude: ['**/README.md'],
   markdown: {
     config(md) {
       repositoryLinks(md);
+      errorAnchors(md);
       mermaidFences(md);
     },
   },
@@ -106,6 +124,7 @@ export default defineConfig({
     build: { chunkSizeWarningLimit: 3000 },
   },
   themeConfig: {
+    logo: '/logo.svg',
     search: { provider: 'local' },
     nav: [
       { text: 'Getting started', link: '/getting-started' },

@@ -18,7 +18,7 @@ it('shows the board example as it is', () => {
   const blocks = extractSnippets('docs/guide/apps.md', text);
   expect(blocks.map((b) => [b.folder, b.fragment])).toEqual([
     ['test/apps', false],
-    ['.', true],
+    ['docs/guide', true],
     ['test/apps', false],
   ]);
   expect(blocks.map((b) => b.code)).toEqual(

@@ -55,7 +55,7 @@ function env(): NodeJS.ProcessEnv {
     // What the OAuth proxy blocks read for their clients' secrets: placeholders.
     OAUTH_CLIENT_ID: 'docs-snippet-client',
     OAUTH_CLIENT_SECRET: 'docs-snippet-secret',
-    REPORT_SECRET: 'docs-snippet-report-secret',
+    REPORT_SECRET: 'docs-snippet-report-secret-of-32-characters',
   };
 }
 
