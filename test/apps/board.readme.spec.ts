@@ -1,5 +1,5 @@
 /**
- * The root README's "MCP Apps" section shows the example as it is run here: its blocks are
+ * The "MCP Apps" guide (docs/guide/apps.md) shows the example as it is run here: its blocks are
  * board.server.ts, board.app.html, board.view.ts and board.usage.spec.ts (which runs the server),
  * character for character.
  */
@@ -14,11 +14,11 @@ const section = (readme: string) => {
 };
 
 it('shows the board example as it is', () => {
-  const text = section(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  const blocks = extractSnippets('README.md', text);
+  const text = section(readFileSync(path.join(ROOT, 'docs/guide/apps.md'), 'utf8'));
+  const blocks = extractSnippets('docs/guide/apps.md', text);
   expect(blocks.map((b) => [b.folder, b.fragment])).toEqual([
     ['test/apps', false],
-    ['.', true],
+    ['docs/guide', true],
     ['test/apps', false],
   ]);
   expect(blocks.map((b) => b.code)).toEqual(

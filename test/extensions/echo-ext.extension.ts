@@ -1,6 +1,6 @@
 /**
  * `com.example/echo-ext`, an extension written as a package outside TypeMCP would write one:
- * with @typemcp/core's public API only. (The root README shows this file as it is.)
+ * with @typemcp/core's public API only. (docs/guide/extensions.md shows this file as it is.)
  */
 import { ExtensionData, extensionMethod, invalidParams, requireString, type ExtensionApi, type ExtensionMember, type ServerExtension } from '@typemcp/core';
 

@@ -1,5 +1,5 @@
 /**
- * The root README's "Writing an extension" shows the extension and its use as they are run here:
+ * The "Writing an extension" guide (docs/guide/extensions.md) shows the extension and its use as they are run here:
  * its two TypeScript blocks are echo-ext.extension.ts (driven by echo-ext.e2e.spec.ts) and
  * echo-ext.usage.spec.ts, character for character.
  */
@@ -13,8 +13,8 @@ const section = (readme: string) => {
 };
 
 it('shows echo-ext.extension.ts and echo-ext.usage.spec.ts as they are', () => {
-  const readme = section(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
-  const blocks = extractSnippets('README.md', readme);
+  const readme = section(readFileSync(path.join(ROOT, 'docs/guide/extensions.md'), 'utf8'));
+  const blocks = extractSnippets('docs/guide/extensions.md', readme);
   expect(blocks.map((b) => b.folder)).toEqual(['test/extensions', 'test/extensions']);
   expect(blocks.map((b) => b.code)).toEqual(
     ['echo-ext.extension.ts', 'echo-ext.usage.spec.ts'].map((file) => readFileSync(path.join(__dirname, file), 'utf8')),

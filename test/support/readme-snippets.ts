@@ -1,14 +1,17 @@
 /**
  * README code as a reader would paste it: every ```ts / ```typescript block of the repository's
- * READMEs, type-checked with the TypeScript compiler API under the compiler options of a project
+ * READMEs and of the documentation site's pages (every .md under docs/ but the generated docs/api/), type-checked with the TypeScript compiler API under the compiler options of a project
  * made by create-typemcp (read from its template tsconfig.json: a CommonJS project, decorators
  * with metadata, strict), `@typemcp/*` resolved to the packages' sources as tsconfig.test.json
  * does and everything else (class-validator, jest's globals) from node_modules.
  *
- * Markers, for the few blocks that are not a whole file (each one is said in the README itself):
- * - ```ts fragment, or `<!-- snippet: fragment -->` on the line before the fence: not compiled.
+ * Markers, for the few blocks that are not a whole file (each one is said in the page itself):
+ * - ```ts fragment, or `<!-- snippet: fragment: <reason> -->` on the line before the fence: not
+ *   compiled nor run (test/docs-snippets.spec.ts requires the reason).
  * - `<!-- snippet: in <folder> -->` before the fence: compiled as a file in that folder
  *   (relative to the repository root), so its relative imports name real files there.
+ * - `<!-- snippet: output -->` before a fence that follows a TypeScript block: that fence's text
+ *   is what the block prints, or lists when it is a server (see test/support/run-snippet.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -27,12 +30,20 @@ export interface Snippet {
   code: string;
   /** Marked as a fragment: not compiled. */
   fragment: boolean;
+  /**
+   * Why a fragment is one (`<!-- snippet: fragment: <reason> -->`), or, for a block compiled in
+   * another folder that is not one of its files, the spec that runs it there
+   * (`<!-- snippet: in <folder>: run by <spec path> -->`).
+   */
+  reason?: string;
+  /** The text of the `<!-- snippet: output -->` block after it: what it prints or lists. */
+  output?: string;
   /** Folder (relative to the root) the block is compiled in; the README's own by default. */
   folder: string;
 }
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)(.*)$/;
-const MARKER = /^<!--\s*snippet:\s*(fragment|in\s+(\S+))\s*-->$/;
+const MARKER = /^<!--\s*snippet:\s*(fragment|in\s+(\S+)|output)(?::\s*(.*?))?\s*-->$/;
 const TS_LANGS = new Set(['ts', 'typescript']);
 
 /** The TypeScript blocks of one README (`text`), named `readme` (relative to the root). */
@@ -54,13 +65,17 @@ export function extractSnippets(readme: string, text: string): Snippet[] {
       if (close.startsWith(fence) && close.slice(fence.length).trim() === '') break;
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
     }
-    if (TS_LANGS.has(lang.toLowerCase())) {
+    if (marker?.[1] === 'output') {
+      const last = snippets.at(-1);
+      if (last) last.output = body.join('\n') + '\n';
+    } else if (TS_LANGS.has(lang.toLowerCase())) {
       snippets.push({
         readme,
         index: snippets.length + 1,
         line: i + 1,
         code: body.join('\n') + '\n',
         fragment: rest.trim().split(/\s+/).includes('fragment') || marker?.[1] === 'fragment',
+        ...(marker?.[3] ? { reason: marker[3] } : {}),
         folder: marker?.[2] ?? path.dirname(readme),
       });
     }
@@ -70,7 +85,7 @@ export function extractSnippets(readme: string, text: string): Snippet[] {
   return snippets;
 }
 
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', '.git']);
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', '.git', '.vitepress']);
 
 function* readmesUnder(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
@@ -81,14 +96,32 @@ function* readmesUnder(dir: string): Generator<string> {
   }
 }
 
-/** README.md, packages/x/README.md and every README under apps/, relative to the root. */
+function* pagesUnder(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir)) {
+    if (SKIPPED_DIRS.has(entry)) continue;
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) yield* pagesUnder(full);
+    else if (entry.endsWith('.md')) yield full;
+  }
+}
+
+/** The site's pages (every .md under docs/), but the API reference docs/api/ that scripts/docs-api.mjs generates. */
+export function findPages(): string[] {
+  return [...pagesUnder(path.join(ROOT, 'docs'))]
+    .map((file) => path.relative(ROOT, file).split(path.sep).join('/'))
+    .filter((page) => !page.startsWith('docs/api/'))
+    .sort();
+}
+
+/** README.md, packages/x/README.md and every README under apps/, then the site's pages, relative to the root. */
 export function findReadmes(): string[] {
   const packages = readdirSync(path.join(ROOT, 'packages'))
     .map((name) => path.join(ROOT, 'packages', name, 'README.md'))
     .filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
-  return [path.join(ROOT, 'README.md'), ...packages, ...readmesUnder(path.join(ROOT, 'apps'))].map((file) =>
+  const readmes = [path.join(ROOT, 'README.md'), ...packages, ...readmesUnder(path.join(ROOT, 'apps'))].map((file) =>
     path.relative(ROOT, file).split(path.sep).join('/'),
   );
+  return [...readmes, ...findPages()];
 }
 
 /** Compiler options of a generated project, plus `@typemcp/*` mapped to this checkout's sources. */

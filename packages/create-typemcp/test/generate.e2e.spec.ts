@@ -1,5 +1,5 @@
 /**
- * The whole path a newcomer takes, offline from this repository, as the README's "From nothing
+ * The whole path a newcomer takes, offline from this repository, as the getting-started page's (docs/getting-started.md) "From nothing
  * to a running server" block writes it: create-typemcp (the built command, `--from .` packs the
  * workspace packages into the project, `--yes`: install, git) then, in the project, every line
  * of the block as written (`npm test`, `npm run build && npx typemcp list`, `npx typemcp call`,
@@ -15,9 +15,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** The README's block, line by line without comments: what is run in the repository, then in the project. */
+/** The getting-started block, line by line without comments: what is run in the repository, then in the project. */
 function readmeBlock(): { repository: string[]; project: string[] } {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/getting-started.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## From nothing to a running server of your own'));
   const block = /```bash\n([\s\S]*?)```/.exec(section)![1]!;
   const lines = block

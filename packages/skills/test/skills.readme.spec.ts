@@ -1,5 +1,5 @@
 /**
- * The root README's "Skills" section shows skills.example.spec.ts as it is run here, character
+ * The "Skills" guide (docs/guide/skills.md) shows skills.example.spec.ts as it is run here, character
  * for character.
  */
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ const section = (readme: string) => {
 };
 
 it('shows skills.example.spec.ts as it is', () => {
-  const blocks = extractSnippets('README.md', section(readFileSync(path.join(ROOT, 'README.md'), 'utf8')));
+  const blocks = extractSnippets('docs/guide/skills.md', section(readFileSync(path.join(ROOT, 'docs/guide/skills.md'), 'utf8')));
   expect(blocks.map((b) => b.folder)).toEqual(['packages/skills/test']);
   expect(blocks.map((b) => b.code)).toEqual([readFileSync(path.join(__dirname, 'skills.example.spec.ts'), 'utf8')]);
 });

@@ -1,5 +1,5 @@
 /**
- * The "try it locally" commands of the root README and of this example's README, run as written
+ * The "try it locally" commands of the authorization guide (docs/guide/authorization.md) and of this example's README, run as written
  * (the same block in both): the development identity provider and the BUILT notes server, each
  * its own process on real sockets, with only their two port numbers swapped for free ones so the
  * test never collides with anything. Then the official SDK client signs in the way an MCP client
@@ -105,12 +105,12 @@ afterAll(async () => {
   );
 });
 
-it('is the same block in the root README and in the example README', () => {
-  expect(commandsIn('apps/examples/oauth/README.md')).toBe(commandsIn('README.md'));
+it('is the same block in the authorization guide and in the example README', () => {
+  expect(commandsIn('apps/examples/oauth/README.md')).toBe(commandsIn('docs/guide/authorization.md'));
 });
 
 it('runs: the provider, the server, and an SDK client that registers, signs in and calls what its scopes allow', async () => {
-  const lines = commandsIn('README.md')
+  const lines = commandsIn('docs/guide/authorization.md')
     .split('\n')
     .filter((l) => l.trim() && !l.trim().startsWith('#'));
   expect(lines[0].replace(/\s+#.*$/, '')).toBe('npm install && npm run build');
