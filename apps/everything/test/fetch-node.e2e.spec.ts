@@ -1,6 +1,6 @@
 /**
  * The everything app, unchanged, served by createFetchHandler on Node (a real process, through
- * @hono/node-server's node:http bridge), through a Hono app with the README's recipe, and by the
+ * @hono/node-server's node:http bridge), through a Hono app with the recipe of docs/guide/runtimes.md, and by the
  * Fastify plugin; each driven by the official SDK 2.x client (support/fetch-runtime-checks.ts).
  * The Node fetch server also passes the official conformance suite 0.1.13 (--suite all).
  * Needs `npm run build` first.

@@ -6,7 +6,7 @@
  *   `node:` references are asserted to be deferred `require` calls off that path;
  * - the everything app, unchanged, with nodejs_compat (core reads the manifest and skills with
  *   node:fs, 2026-07-28 request state is sealed with node:crypto), its skills and view files
- *   bundled as worker modules, served stateless (`sessions: false`, see the README). Its tools
+ *   bundled as worker modules, served stateless (`sessions: false`, see docs/guide/runtimes.md). Its tools
  *   with DTO arguments do not run there: core checks arguments with Ajv, which compiles each
  *   schema with `new Function`, and workerd forbids code generation (the checks call
  *   argument-free tools instead; precompiled validators are future work).
