@@ -10,16 +10,14 @@
 // --baseline DIR adds `typemcp-base`: the same server on another checkout's build (an earlier
 // commit, say), in the same interleaved rounds, for before/after ratios from one run.
 import { fork } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import fs from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, percentile } from './lib/stats.mjs';
+import { median } from './lib/stats.mjs';
+import { load as loadAdd } from './lib/http-load.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
-import { answerIn } from './lib/answer.mjs';
 import { loadBenchOptions } from './lib/args.mjs';
 
 const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]';
@@ -61,90 +59,6 @@ function spawnServer(name, mode = 'stateless') {
 }
 const heapOf = (child) => new Promise((resolve) => (child.once('message', (m) => resolve(m.heapUsed)), child.send('heap')));
 
-function callOnce(agent, port, a, b) {
-  const params = modern ? { name: 'add', arguments: { a, b }, _meta: MODERN_META } : { name: 'add', arguments: { a, b } };
-  const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params });
-  const era = modern ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add' } : { 'mcp-protocol-version': '2025-06-18' };
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...era,
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          try {
-            const json = answerIn(res.headers['content-type'], text);
-            if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b))
-              throw new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`);
-            resolve();
-          } catch (e) {
-            reject(e);
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/**
- * CPU time (user + system) the process has used, in ms, from /proc (Linux); undefined elsewhere.
- * Divided by the calls served it gives the server's CPU per call, which, unlike calls/s, does not
- * depend on how much of the machine the client and other processes take.
- */
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-const TICKS_PER_SECOND = 100;
-
-async function load(port, seconds, pid) {
-  const cpu0 = pid === undefined ? undefined : cpuMsOf(pid);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const samples = [];
-  const end = performance.now() + seconds * 1000;
-  const start = process.hrtime.bigint();
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const t = process.hrtime.bigint();
-        await callOnce(agent, port, n++, 1);
-        samples.push(Number(process.hrtime.bigint() - t) / 1000);
-      }
-    }),
-  );
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  agent.destroy();
-  const sorted = Float64Array.from(samples).sort();
-  const cpu1 = pid === undefined ? undefined : cpuMsOf(pid);
-  const cpuUsPerCall = cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / samples.length : undefined;
-  return {
-    callsPerSec: samples.length / elapsed,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    ...(cpuUsPerCall !== undefined ? { cpuUsPerCall } : {}),
-  };
-}
-
 async function ssePerSession(name) {
   const { child, port } = await spawnServer(name, 'sse');
   const open = () =>
@@ -179,7 +93,7 @@ const procs = {};
 for (const name of SERVERS) {
   try {
     procs[name] = await spawnServer(name);
-    await load(procs[name].port, quick ? 0.3 : 1); // warm-up
+    await loadAdd({ port: procs[name].port, seconds: quick ? 0.3 : 1, concurrency: CONCURRENCY, meta: modern ? MODERN_META : undefined }); // warm-up
   } catch (e) {
     console.log(`skipping ${name}: ${e.message}`);
     procs[name]?.child.kill();
@@ -189,7 +103,10 @@ for (const name of SERVERS) {
 const live = SERVERS.filter((s) => procs[s]);
 for (let round = 0; round < ROUNDS; round++) {
   const order = live.map((_, i) => live[(i + round) % live.length]);
-  for (const name of order) results[name].push(await load(procs[name].port, SECONDS, procs[name].child.pid));
+  for (const name of order)
+    results[name].push(
+      await loadAdd({ port: procs[name].port, seconds: SECONDS, pid: procs[name].child.pid, concurrency: CONCURRENCY, meta: modern ? MODERN_META : undefined }),
+    );
   console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
 }
 for (const { child } of Object.values(procs)) child.kill();

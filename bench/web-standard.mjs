@@ -11,14 +11,13 @@
 // Nothing is saved: the figures are printed (the README quotes a run).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerIn } from './lib/answer.mjs';
 import { loadBenchOptions } from './lib/args.mjs';
-import { median, percentile } from './lib/stats.mjs';
+import { median } from './lib/stats.mjs';
+import { load as loadAdd } from './lib/http-load.mjs';
 
 const argv = process.argv.slice(2);
 const { quick, rounds: ROUNDS, seconds: SECONDS } = loadBenchOptions(argv, 3);
@@ -56,89 +55,17 @@ function spawnServer(name) {
   });
 }
 
-function callOnce(agent, port, a, b) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: a, method: 'tools/call', params: { name: 'add', arguments: { a, b }, _meta: META } });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'add',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => {
-          const json = answerIn(res.headers['content-type'], text);
-          if (res.statusCode !== 200 || json?.result?.content?.[0]?.text !== String(a + b))
-            reject(new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`));
-          else resolve();
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const TICKS_PER_SECOND = 100;
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-async function load(port, seconds, pid) {
-  const cpu0 = cpuMsOf(pid);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const samples = [];
-  const end = performance.now() + seconds * 1000;
-  const start = process.hrtime.bigint();
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const t = process.hrtime.bigint();
-        await callOnce(agent, port, n++, 1);
-        samples.push(Number(process.hrtime.bigint() - t) / 1000);
-      }
-    }),
-  );
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  agent.destroy();
-  const cpu1 = cpuMsOf(pid);
-  const sorted = Float64Array.from(samples).sort();
-  return {
-    callsPerSec: samples.length / elapsed,
-    p50: percentile(sorted, 50),
-    cpuUsPerCall: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / samples.length : undefined,
-  };
-}
-
 const names = Object.keys(SERVERS);
 const procs = {};
 const results = Object.fromEntries(names.map((n) => [n, []]));
 for (const name of names) {
   procs[name] = await spawnServer(name);
-  await load(procs[name].port, quick ? 0.3 : 1, procs[name].child.pid);
+  await loadAdd({ port: procs[name].port, seconds: quick ? 0.3 : 1, pid: procs[name].child.pid, concurrency: CONCURRENCY, meta: META });
 }
 for (let round = 0; round < ROUNDS; round++) {
   const order = names.map((_, i) => names[(i + round) % names.length]);
-  for (const name of order) results[name].push(await load(procs[name].port, SECONDS, procs[name].child.pid));
+  for (const name of order)
+    results[name].push(await loadAdd({ port: procs[name].port, seconds: SECONDS, pid: procs[name].child.pid, concurrency: CONCURRENCY, meta: META }));
   console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
 }
 for (const { child } of Object.values(procs)) child.kill();

@@ -8,13 +8,12 @@
  * drawn). The local search finds "elicit".
  * DOCS_SCREENSHOTS=<folder> also saves the home page, two guides and an API entry there as PNGs.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM } from './support/apps-browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openChromiumProfile } from './support/apps-browser';
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'docs/.vitepress/dist');
@@ -87,7 +86,7 @@ describe('the documentation site in Chromium', () => {
   let server: Server;
   let origin: string;
   let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof openChromiumProfile>> | undefined;
   const pages = new Map<string, Visit>();
 
   beforeAll(async () => {
@@ -104,29 +103,13 @@ describe('the documentation site in Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-    profile = mkdtempSync(path.join(tmpdir(), 'typemcp-docs-chromium-'));
-    // A fresh profile (the user data dir), removed afterwards.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
+    browser = await openChromiumProfile('typemcp-docs-chromium-');
+    context = browser.context;
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await new Promise((resolve) => server?.close(resolve));
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const htmlPages = () =>

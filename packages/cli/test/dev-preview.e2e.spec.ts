@@ -10,37 +10,23 @@
  * The same page previews a stdio server through a server process of its own; `--preview` and
  * `--no-preview` turn it on and off.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { exitOf, launch, until } from './support/processes';
 import { CLI, makeProject, removeProject } from './support/project';
+import { openChromiumProfile } from '../../../test/support/apps-browser';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
+let browser: Awaited<ReturnType<typeof openChromiumProfile>>;
 let context: BrowserContext;
-let profile: string;
 beforeAll(async () => {
-  profile = mkdtempSync(path.join(tmpdir(), 'typemcp-preview-chromium-'));
-  // A fresh profile folder of our own, with exactly these arguments.
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await openChromiumProfile('typemcp-preview-chromium-');
+  context = browser.context;
 }, 30_000);
 afterAll(async () => {
-  await context?.close();
-  rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
 });
 
 /** Starts `typemcp dev` in `dir` with the preview on any free port; resolves with the preview's URL. */
