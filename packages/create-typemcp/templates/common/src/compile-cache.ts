@@ -7,13 +7,17 @@
  * NODE_COMPILE_CACHE=<dir> (Node enables it before this runs) chooses another folder,
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
+import { existsSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import * as path from 'node:path';
 
 const { enableCompileCache } = nodeModule as { enableCompileCache?: (directory?: string) => unknown };
-if (typeof enableCompileCache === 'function') {
+// Only beside the project's own node_modules: a bundle (dist/bundle/, or a folder of its own) is
+// one module, already compiled when this runs, and must not make a node_modules where it runs.
+const modules = path.join(__dirname, '..', 'node_modules');
+if (typeof enableCompileCache === 'function' && existsSync(modules)) {
   try {
-    enableCompileCache(path.join(__dirname, '..', 'node_modules', '.cache', 'typemcp'));
+    enableCompileCache(path.join(modules, '.cache', 'typemcp'));
   } catch {
     // A read-only folder: start without the cache.
   }
