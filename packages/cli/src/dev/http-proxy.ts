@@ -21,16 +21,16 @@ export interface RelayState {
 /** A body larger than this is refused (the server's own limit is lower). */
 const MAX_BODY = 32 * 1024 * 1024;
 
-/** Reads a request body, or undefined when it is larger than {@link MAX_BODY}. */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/** Reads a request body, or undefined when it is larger than `max` (default {@link MAX_BODY}). */
+export function readBody(req: IncomingMessage, max = MAX_BODY): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
+      if (size <= max) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > max ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { forward } from './http-proxy.js';
+import { forward, readBody } from './http-proxy.js';
 import { url, type HttpRelay } from './http-relay.js';
 import { StdioPreview, type PreviewSpawner } from './preview-stdio.js';
 
@@ -201,7 +201,7 @@ export class PreviewServer {
       req.url = `${this.options.mcpPath}${search}`;
       return forward(this.options.http, listener, req, res);
     }
-    const body = req.method === 'POST' ? await readBody(req) : '';
+    const body = req.method === 'POST' ? (await readBody(req, MAX_BODY))?.toString() : '';
     if (body === undefined) return void res.writeHead(413, { 'content-type': 'text/plain' }).end('Payload too large\n');
     this.stdio.handle(req, res, body);
   }
@@ -219,18 +219,4 @@ export class PreviewServer {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-}
-
-/** A request's body as text, or undefined when it is larger than {@link MAX_BODY}. */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks).toString()));
-    req.on('error', reject);
-  });
 }
