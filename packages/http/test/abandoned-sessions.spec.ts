@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { MemoryEventStore, MemorySessionStore, serveHttp } from '@typemcp/http';
@@ -153,22 +155,49 @@ async function openSseFromChild(port: number, n: number) {
 }
 
 it('keeps an idle legacy HTTP+SSE session small (server heap per open /sse stream)', async () => {
-  const sessionStore = new MemorySessionStore();
-  const listener = await serveHttp(buildEngine(), { port: 0, keepAliveMs: 0, sessionStore });
+  // The server runs in a process of its own (the built package: needs `npm run build`), so the
+  // figure is the sessions' alone, not also what earlier suites left on the runner's heap.
+  const server = await startHeapServer();
   try {
     // Warm up the /sse path.
-    await (await openSseFromChild(listener.port, 20)).close();
-    await waitFor(() => sessionStore.size === 0, 3000);
+    await (await openSseFromChild(server.port, 20)).close();
+    await waitForAsync(async () => (await server.ask('sessions')).sessions === 0, 3000);
     const N = 500;
-    const baseline = await settledHeap();
-    const clients = await openSseFromChild(listener.port, N);
-    expect(sessionStore.size).toBe(N);
-    const perSession = ((await settledHeap()) - baseline) / N;
+    const baseline = (await server.ask('heap')).heap;
+    const clients = await openSseFromChild(server.port, N);
+    expect((await server.ask('sessions')).sessions).toBe(N);
+    const perSession = ((await server.ask('heap')).heap - baseline) / N;
+    process.stdout.write(`heap per idle legacy HTTP+SSE session: ${(perSession / 1024).toFixed(1)} KB\n`);
     // A generous bound; bench/http.mjs reports the measured figure.
     expect(perSession).toBeLessThan(16 * 1024);
     await clients.close();
-    await waitFor(() => sessionStore.size === 0, 3000);
+    await waitForAsync(async () => (await server.ask('sessions')).sessions === 0, 3000);
   } finally {
-    await listener.close(0);
+    await server.close();
   }
 });
+
+const waitForAsync = async (done: () => Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** support/legacy-heap-server.cjs under --expose-gc: its port, and a line protocol to ask it for its heap and session count. */
+async function startHeapServer() {
+  const child = spawn(process.execPath, ['--expose-gc', path.join(__dirname, 'support/legacy-heap-server.cjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, number>> => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`heap server exited (${child.exitCode})`);
+    return JSON.parse(value as string) as Record<string, number>;
+  };
+  const { port } = await next();
+  return {
+    port,
+    ask: async (what: 'heap' | 'sessions') => (child.stdin.write(`${what}\n`), next()),
+    close: async () => (child.stdin.end(), child.exitCode === null && (await once(child, 'exit'))),
+  };
+}
