@@ -1,0 +1,39 @@
+/**
+ * jest's global teardown: names what the suites left open in jest's own process. On a 2-core
+ * machine jest runs every suite in that one process (in band), so a server, socket, child
+ * process or timer a suite forgets keeps jest from exiting: CI once hung there until its time ran
+ * out. `forceExit` (jest.config.ts) ends the run anyway; this says what would have held it, so the
+ * leak is seen and fixed rather than hidden. stdout, stderr and stdin are jest's own.
+ */
+interface Handle {
+  constructor?: { name?: string };
+  address?: () => unknown;
+  remoteAddress?: string;
+  remotePort?: number;
+  localPort?: number;
+  spawnargs?: string[];
+  pid?: number;
+  hasRef?: () => boolean;
+}
+
+function describe(handle: Handle): string {
+  const kind = handle.constructor?.name ?? typeof handle;
+  try {
+    if (kind === 'Server' && handle.address) return `Server ${JSON.stringify(handle.address())}`;
+    if (kind === 'Socket' || kind === 'TLSSocket')
+      return `${kind} local ${handle.localPort ?? '?'} -> ${handle.remoteAddress ?? ''}:${handle.remotePort ?? ''}`;
+    if (kind === 'ChildProcess') return `ChildProcess ${handle.pid} ${(handle.spawnargs ?? []).slice(0, 3).join(' ')}`;
+  } catch {
+    // A handle half torn down: its kind is enough.
+  }
+  return kind;
+}
+
+export default function reportOpenHandles(): void {
+  const active = (process as unknown as { _getActiveHandles(): Handle[] })._getActiveHandles();
+  const left = active.filter(
+    (h) => (h as unknown) !== process.stdout && (h as unknown) !== process.stderr && (h as unknown) !== process.stdin && h.hasRef?.() !== false,
+  );
+  if (left.length === 0) return;
+  process.stderr.write(`jest: ${left.length} handle(s) left open by the suites (forceExit ends the run):\n${left.map((h) => `  ${describe(h)}`).join('\n')}\n`);
+}
