@@ -31,7 +31,7 @@ const config: Config = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 20000,
-  // With two cores jest runs every suite in its own process (in band): one handle a suite leaves
+  // With two cores jest runs every suite inside jest's own process (in band): one handle a suite leaves
   // open would keep it from exiting (CI once hung so until its time ran out). The teardown names
   // any such handle on stderr; forceExit then ends the run.
   globalTeardown: '<rootDir>/test/support/open-handles.teardown.ts',
