@@ -30,9 +30,9 @@ async function settledHeap(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-const waitFor = async (done: () => boolean, timeoutMs: number) => {
+const waitFor = async (done: () => boolean | Promise<boolean>, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -161,7 +161,7 @@ it('keeps an idle legacy HTTP+SSE session small (server heap per open /sse strea
   try {
     // Warm up the /sse path.
     await (await openSseFromChild(server.port, 20)).close();
-    await waitForAsync(async () => (await server.ask('sessions')).sessions === 0, 3000);
+    await waitFor(async () => (await server.ask('sessions')).sessions === 0, 3000);
     const N = 500;
     const baseline = (await server.ask('heap')).heap;
     const clients = await openSseFromChild(server.port, N);
@@ -171,19 +171,11 @@ it('keeps an idle legacy HTTP+SSE session small (server heap per open /sse strea
     // A generous bound; bench/http.mjs reports the measured figure.
     expect(perSession).toBeLessThan(16 * 1024);
     await clients.close();
-    await waitForAsync(async () => (await server.ask('sessions')).sessions === 0, 3000);
+    await waitFor(async () => (await server.ask('sessions')).sessions === 0, 3000);
   } finally {
     await server.close();
   }
 });
-
-const waitForAsync = async (done: () => Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** support/legacy-heap-server.cjs under --expose-gc: its port, and a line protocol to ask it for its heap and session count. */
 async function startHeapServer() {
