@@ -46,11 +46,13 @@ describeWithRedis('conformance suites against three instances on Redis, every re
     const per = [0, 1, 2].map((i) => routed.filter((r) => r.upstream === i).length);
     const answers = routed.filter((r) => r.rpc.includes('response')).length;
     const resumes = routed.filter((r) => r.httpMethod === 'GET' && r.lastEventId).length;
+    // A turn of the rotation an instance refused (see Routed.skipped) can cost that instance one request.
+    const skipped = routed.reduce((sum, r) => sum + r.skipped, 0);
     process.stdout.write(
-      `${label}: ${routed.length} requests through the proxy, per instance ${per.join('/')}, ${answers} client answers, ${resumes} resumptions\n`,
+      `${label}: ${routed.length} requests through the proxy, per instance ${per.join('/')}, ${answers} client answers, ${resumes} resumptions, ${skipped} turns skipped\n`,
     );
     expect(routed.length).toBeGreaterThanOrEqual(atLeast);
-    expect(Math.min(...per)).toBeGreaterThanOrEqual(Math.floor(routed.length / 3) - 1);
+    expect(Math.min(...per)).toBeGreaterThanOrEqual(Math.floor(routed.length / 3) - 1 - skipped);
   }
 
   it('every instance started on Redis', () => {

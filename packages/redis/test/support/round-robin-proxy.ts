@@ -15,6 +15,12 @@ export interface Routed {
   lastEventId?: string;
   /** The request's path and query. */
   path?: string;
+  /**
+   * Turns of the rotation this request used before it was served: instances that refused or reset
+   * the connection (a kept-alive socket the instance had just closed, under load), or that the
+   * health check took out. Each one shifts which instance the following requests reach.
+   */
+  skipped: number;
 }
 
 export class RoundRobinProxy {
@@ -66,12 +72,14 @@ export class RoundRobinProxy {
       rpc = ['unparsable'];
     }
     const chosen = this.route?.(req.url ?? '/');
-    for (let attempt = 0; attempt < this.upstreams.length; attempt++) {
+    let skipped = 0;
+    for (let attempt = 0; attempt < this.upstreams.length; attempt++, skipped++) {
       const index = chosen !== undefined && attempt === 0 ? chosen % this.upstreams.length : this.next++ % this.upstreams.length;
       if (this.out.has(index) && this.out.size < this.upstreams.length) continue;
       const ok = await this.tryUpstream(index, req, res, body);
       if (ok) {
-        this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId: req.headers['last-event-id'] as string | undefined, path: req.url });
+        const lastEventId = req.headers['last-event-id'] as string | undefined;
+        this.routed.push({ upstream: index, httpMethod: req.method!, rpc, lastEventId, path: req.url, skipped });
         return;
       }
     }
