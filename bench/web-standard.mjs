@@ -6,7 +6,8 @@
 //    order rotated, medians, ratios to raw and to serveHttp.
 // 2. Cold start, spawn -> the first `initialize` answer over HTTP, on Bun, Deno and workerd (the
 //    npm packages' binaries), ours (createFetchHandler, a ProtocolServer with `add`) next to the
-//    SDK 2.x handler on Bun and Deno; workerd runs ours only (see the note printed).
+//    SDK 2.x handler and the runtime's floor (a fixed initialize answer) on each; on workerd both
+//    handlers are bundled with esbuild for the worker conditions.
 // Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N]   (after `npm run build`)
 // Nothing is saved: the figures are printed (the README quotes a run).
 import { fork, spawn } from 'node:child_process';
@@ -133,12 +134,13 @@ async function coldStart(command, args, port, cwd) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'typemcp-web-bench-'));
 const serverScript = (runtime, impl) => path.join(ROOT, 'bench/servers/web', `${impl}-${runtime}.mjs`);
-async function workerdConfig(port) {
+/** A workerd config serving bench/servers/web/<impl>-worker.mjs, bundled once per impl, on `port`. */
+async function workerdConfig(impl, port) {
   const { build } = await import('esbuild');
-  const bundle = path.join(tmp, 'worker.mjs');
+  const bundle = path.join(tmp, `${impl}-worker.mjs`);
   if (!fs.existsSync(bundle)) {
     await build({
-      entryPoints: [path.join(ROOT, 'bench/servers/web/typemcp-worker.mjs')],
+      entryPoints: [serverScript('worker', impl)],
       bundle: true,
       format: 'esm',
       platform: 'browser',
@@ -148,12 +150,12 @@ async function workerdConfig(port) {
       logLevel: 'error',
     });
   }
-  const config = path.join(tmp, `config-${port}.capnp`);
+  const config = path.join(tmp, `config-${impl}-${port}.capnp`);
   fs.writeFileSync(
     config,
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = ( services = [ (name = "main", worker = .w) ], sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ] );
-const w :Workerd.Worker = ( modules = [ (name = "worker", esModule = embed "worker.mjs") ], compatibilityDate = "2025-09-01" );
+const w :Workerd.Worker = ( modules = [ (name = "worker", esModule = embed "${impl}-worker.mjs") ], compatibilityDate = "2025-09-01" );
 `,
   );
   return config;
@@ -168,7 +170,9 @@ for (const runtime of ['bun', 'deno']) {
   }
 }
 if (fs.existsSync(BIN.workerd)) {
-  cases.push({ name: 'workerd typemcp', start: async (port) => coldStart(BIN.workerd, ['serve', await workerdConfig(port)], port, tmp) });
+  for (const impl of ['typemcp', 'sdk2', 'floor']) {
+    cases.push({ name: `workerd ${impl}`, start: async (port) => coldStart(BIN.workerd, ['serve', await workerdConfig(impl, port)], port, tmp) });
+  }
 }
 // The floor: the runtime itself answering a fixed initialize result.
 for (const runtime of ['bun', 'deno']) {
@@ -190,4 +194,3 @@ for (const runtime of ['bun', 'deno', 'workerd']) {
     `${runtime.padEnd(8)} ${row.map(([impl, v]) => `${impl} ${median(v).toFixed(0)}${floor && impl !== 'floor' ? ` (${(median(v) / floor).toFixed(2)}x floor)` : ''}`).join('   ')}`,
   );
 }
-console.log('workerd: the SDK 2.x handler is not bundled for workerd here (it is measured on Bun and Deno); workerd has no floor row.');
