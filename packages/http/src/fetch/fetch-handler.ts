@@ -41,6 +41,11 @@ export interface FetchHandlerOptions extends Omit<HttpOptions, 'oauthProxy' | 'l
 export interface FetchRequestInfo {
   /** The client's address (rate limiting's default key): Bun's `server.requestIP(req)?.address`, Deno's `info.remoteAddr.hostname`. */
   readonly remoteAddress?: string;
+  /**
+   * Whatever else a framework hands its handler as the second argument, unread: the handler can
+   * be exported as it is where the framework's type names its own (Next.js's route context).
+   */
+  readonly [other: string]: unknown;
 }
 
 /** A web-standard request handler serving MCP. @publicApi */
