@@ -5,6 +5,9 @@
 // writes (one tool taking a class-validator DTO), compiled by tsc, its node_modules linked to this
 // checkout's (as the CLI tests do), built with `typemcp build --bundle`. Servers, on each Node:
 //   raw             bench/servers/raw-echo.mjs: bare node answering the same line (the floor)
+//   raw+class-validator(+cache)  the same after `--require class-validator` (its CommonJS build,
+//                   the one the unbundled project loads), without and with NODE_COMPILE_CACHE:
+//                   what the validation library's load alone costs before any TypeMCP code runs
 //   unbundled       dist/main.js, NODE_DISABLE_COMPILE_CACHE=1
 //   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
 //                   warmed by the unmeasured first start
@@ -25,6 +28,7 @@
 // Usage: npm run build && node bench/cold-start-bundle.mjs [--nodes 22,26] [--rounds 5] [--spawns 10] [--quick] [--no-write]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -81,8 +85,16 @@ run(process.execPath, [path.join(repo, 'packages/cli/dist/bin.js'), 'build', '--
 const bundleBytes = fs.statSync(path.join(project, 'dist/bundle/main.js')).size;
 
 const NO_CACHE = { NODE_DISABLE_COMPILE_CACHE: '1' };
+const classValidator = ['--require', createRequire(import.meta.url).resolve('class-validator')];
 const KINDS = [
   { name: 'raw', file: here('./servers/raw-echo.mjs') },
+  { name: 'raw+class-validator', file: here('./servers/raw-echo.mjs'), pre: classValidator, env: NO_CACHE },
+  {
+    name: 'raw+class-validator+cache',
+    file: here('./servers/raw-echo.mjs'),
+    pre: classValidator,
+    env: { NODE_COMPILE_CACHE: path.join(parent, 'class-validator-compile-cache') },
+  },
   { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
   { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
   { name: 'bundled', file: path.join(project, 'dist/bundle/main.js'), env: NO_CACHE },
@@ -111,7 +123,7 @@ function once(server, graceful = false) {
   return new Promise((resolve, reject) => {
     const env = serverEnv({ NODE_ENV: 'production', ...server.env });
     const t0 = performance.now();
-    const child = spawn(server.node, [server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
+    const child = spawn(server.node, [...(server.pre ?? []), server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
     let out = '';
     let ms;
     let cpuMs;
