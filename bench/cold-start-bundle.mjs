@@ -17,8 +17,8 @@
 //   sdk2            bench/servers/sdk2-add.mjs: the official SDK 2.x server (@modelcontextprotocol/server)
 // Every server runs with the same minimal environment (bench/lib/process.mjs: PATH and HOME, never
 // this process's), NODE_ENV=production (JSON logs, as deployed) and its case's compile-cache
-// variable. Rounds are interleaved with the order rotated; each round spawns every server
-// --spawns times and keeps the median of the wall time and of the CPU time (user + system, all
+// variable. Each round spawns every server in turn, --spawns times over (the order rotated per
+// round), and keeps each server's median of the wall time and of the CPU time (user + system, all
 // threads, read from /proc just before the kill): on a loaded machine the CPU time is the
 // steadier figure. The table gives medians over rounds and ratios to raw on the same Node.
 //
@@ -154,12 +154,14 @@ function once(server, graceful = false) {
 const perServer = Object.fromEntries(SERVERS.map((s) => [s.name, []]));
 for (const s of SERVERS) await once(s, true); // one unmeasured start each, ended by its stdin: disk caches, and the compile caches written
 for (let round = 0; round < opts.rounds; round++) {
+  // One spawn of each server in turn, --spawns times: a burst of load from elsewhere on the
+  // machine falls on all of them alike rather than on the one whose turn it was.
   const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
-  for (const s of order) {
-    const runs = [];
-    for (let i = 0; i < opts.spawns; i++) runs.push(await once(s));
-    const cpu = runs.map((r) => r.cpuMs).filter((v) => v !== undefined);
-    perServer[s.name].push({ ms: median(runs.map((r) => r.ms)), ...(cpu.length ? { cpuMs: median(cpu) } : {}) });
+  const runs = new Map(SERVERS.map((s) => [s, []]));
+  for (let i = 0; i < opts.spawns; i++) for (const s of order) runs.get(s).push(await once(s));
+  for (const [s, list] of runs) {
+    const cpu = list.map((r) => r.cpuMs).filter((v) => v !== undefined);
+    perServer[s.name].push({ ms: median(list.map((r) => r.ms)), ...(cpu.length ? { cpuMs: median(cpu) } : {}) });
   }
   console.log(`round ${round + 1}/${opts.rounds}: ${SERVERS.map((s) => `${s.name} ${perServer[s.name].at(-1).ms.toFixed(1)}`).join(', ')}`);
 }

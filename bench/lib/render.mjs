@@ -228,7 +228,7 @@ function coldStartBundleSection(doc) {
   const cell = (major, kind, key) => `${fmtMs(at(major, kind)[key])} | ${fmtRatio(at(major, kind)[key] / at(major, 'raw')[key])}`;
   return [
     header(doc, [
-      `- Each round: every server spawned ${doc.config.spawns} times in a row (median kept), order rotated per round; medians over rounds`,
+      `- Each round: every server spawned in turn, ${doc.config.spawns} times over (median kept), order rotated per round; medians over rounds`,
       `- Bundle: ${fmtInt(doc.config.bundleBytes / 1024)} KiB; targets: bundled ≤ 1.5× bare node, unbundled+cache ≤ 2.0×`,
     ]),
     '',
