@@ -6,7 +6,7 @@
  * results (the problems, or the instance's fields) must be equal. A DTO that is not flat takes
  * the Ajv path.
  */
-import { getMetadataStorage } from '@typemcp/core';
+import { getMetadataStorage, type ClassType } from '@typemcp/core';
 import {
   Equals,
   IsBoolean,
@@ -117,7 +117,7 @@ const plainOf = <T>(r: DtoResult<T>) => (r.ok ? { ok: true, value: { ...r.value 
 const BASES = { Logging: {}, Http: { ratio: 0.25 }, Strings: { name: 'abc', secret: 'abc' }, Refined: {} };
 
 it.each(['Logging', 'Http', 'Strings', 'Refined'] as const)('%s: the flat check and the Ajv path agree on every input', async (which) => {
-  const dto = flatConfigs()[which];
+  const dto: ClassType<object> = flatConfigs()[which];
   const schemas = new DtoSchemaFactory();
   const schema = schemas.forClass(dto);
   expect(isFlatSchema(schema)).toBe(true);
