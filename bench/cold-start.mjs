@@ -14,6 +14,8 @@
 // Rounds are interleaved with the server order rotated; each round spawns every server --spawns
 // times and keeps the median; the table gives medians over rounds and ratios to raw (bare node),
 // for the wall time and for the CPU time the server process used until its answer (from /proc).
+// Every server gets the same minimal environment (bench/lib/process.mjs: PATH, HOME and its own
+// variables), never this process's.
 //
 // Usage: npm run build && node bench/cold-start.mjs [--rounds 5] [--spawns 10] [--baseline DIR] [--quick] [--no-write]
 // --baseline DIR adds `typemcp-base` and `everything-base`: the same two apps on another checkout's build.
@@ -24,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { cpuMsOf, serverEnv } from './lib/process.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
 import { median } from './lib/stats.mjs';
@@ -87,24 +90,11 @@ const INITIALIZE = `${JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start', version: '1.0.0' } },
 })}\n`;
 
-/**
- * CPU time (user + system) a process has used so far, in ms, from /proc (Linux, 10 ms ticks);
- * undefined elsewhere. Unlike wall time it barely moves when other processes share the machine.
- */
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Spawns the server, sends initialize, resolves with ms to the answer's newline and the CPU ms it took; the child is killed after. */
 function once(server) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, server.args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...server.env } });
+    const child = spawn(process.execPath, server.args, { stdio: ['pipe', 'pipe', 'ignore'], env: serverEnv(server.env) });
     let out = '';
     let ms;
     let cpuMs;
@@ -116,7 +106,7 @@ function once(server) {
       const nl = out.indexOf('\n');
       if (nl < 0) return;
       ms = performance.now() - t0;
-      cpuMs = cpuMsOf(child.pid);
+      cpuMs = cpuMsOf(child.pid, { precise: true });
       clearTimeout(timer);
       const answer = JSON.parse(out.slice(0, nl));
       if (answer.id !== 1 || typeof answer.result?.protocolVersion !== 'string')

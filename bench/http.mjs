@@ -19,6 +19,7 @@ import { load as loadAdd } from './lib/http-load.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
 import { loadBenchOptions } from './lib/args.mjs';
+import { serverEnv } from './lib/process.mjs';
 
 const USAGE = 'usage: node bench/http.mjs [--modern] [--quick] [--rounds N] [--baseline DIR] [--no-write]';
 const argv = process.argv.slice(2);
@@ -50,7 +51,7 @@ function spawnServer(name, mode = 'stateless') {
   const child = fork(here(`./servers/http/${base || json ? 'typemcp' : name}.mjs`), [json ? `${mode}-json` : mode], {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    ...(base ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: baseline } } : {}),
+    env: serverEnv(base ? { TYPEMCP_BENCH_ROOT: baseline } : {}),
   });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));

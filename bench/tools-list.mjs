@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { serverEnv } from './lib/process.mjs';
 import { saveResults } from './lib/results.mjs';
 import { writeReport } from './lib/render.mjs';
 import { median as medianOf } from './lib/stats.mjs';
@@ -140,7 +141,7 @@ if (opts.child) {
   const manifest = path.join(manifestDir, 'typemcp.manifest.json');
   const build = spawnSync(process.execPath, [fileURLToPath(new URL('./servers/many-tools.cjs', import.meta.url)), '--tools', String(TOOLS)], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, TYPEMCP_MANIFEST_OUT: manifest },
+    env: serverEnv({ TYPEMCP_MANIFEST_OUT: manifest }),
   });
   if (build.status !== 0 || !fs.existsSync(manifest)) throw new Error(`manifest generation exited ${build.status ?? build.signal}`);
   /** One child process, one server: `kind` is its row's name. */
@@ -149,7 +150,7 @@ if (opts.child) {
     const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--tools', String(TOOLS), '--calls', String(CALLS), ...only], {
       stdio: ['ignore', 'pipe', 'inherit'],
       encoding: 'utf8',
-      ...(kind === 'typemcp-base' ? { env: { ...process.env, TYPEMCP_BENCH_ROOT: opts.baseline } } : {}),
+      env: serverEnv(kind === 'typemcp-base' ? { TYPEMCP_BENCH_ROOT: opts.baseline } : {}),
     });
     if (run.status !== 0) throw new Error(`child exited ${run.status ?? run.signal}`);
     return JSON.parse(run.stdout).map((row) => ({ ...row, name: kind }));

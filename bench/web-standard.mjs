@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBenchOptions } from './lib/args.mjs';
+import { serverEnv } from './lib/process.mjs';
 import { median } from './lib/stats.mjs';
 import { load as loadAdd } from './lib/http-load.mjs';
 
@@ -49,7 +50,7 @@ const SERVERS = {
 
 function spawnServer(name) {
   const [file, args] = SERVERS[name];
-  const child = fork(here(file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(here(file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: serverEnv() });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
@@ -105,7 +106,7 @@ const INITIALIZE = JSON.stringify({
 /** Spawn, then POST initialize until it is answered; ms from spawn to the answer. */
 async function coldStart(command, args, port, cwd) {
   const t0 = performance.now();
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port), DENO_NO_UPDATE_CHECK: '1' } });
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: serverEnv({ PORT: String(port), DENO_NO_UPDATE_CHECK: '1' }) });
   let err = '';
   child.stderr.on('data', (c) => (err += c));
   try {

@@ -3,6 +3,7 @@
 // Callback-based on the hot path; writes issued while dispatching one stdout chunk are
 // corked and flushed together so the client stays cheap under pipelining.
 import { spawn } from 'node:child_process';
+import { serverEnv } from './process.mjs';
 
 export const PROTOCOL_VERSION = '2025-06-18';
 
@@ -12,7 +13,7 @@ export class StdioClient {
     this.pending = new Map(); // id -> callback(msg)
     this.nextIdValue = 1;
     this.exited = false;
-    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', stderr] });
+    this.child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', stderr], env: serverEnv() });
     this.child.stdin.on('error', () => {}); // EPIPE after a crash surfaces via 'exit'
     this.child.on('exit', (code, signal) => {
       this.exited = true;

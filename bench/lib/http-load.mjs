@@ -2,9 +2,9 @@
  * The HTTP benchmarks' load: `tools/call add` over keep-alive node:http with a fixed number of
  * calls in flight, each answer checked, and the server's CPU per call read from /proc.
  */
-import fs from 'node:fs';
 import { Agent, request } from 'node:http';
 import { answerIn } from './answer.mjs';
+import { cpuMsOf } from './process.mjs';
 import { percentile } from './stats.mjs';
 
 /**
@@ -49,23 +49,6 @@ export function callAdd(agent, port, a, b, meta) {
     req.on('error', reject);
     req.end(body);
   });
-}
-
-const TICKS_PER_SECOND = 100;
-
-/**
- * CPU time (user + system) the process has used, in ms, from /proc (Linux); undefined elsewhere.
- * Divided by the calls served it gives the server's CPU per call, which, unlike calls/s, does not
- * depend on how much of the machine the client and other processes take.
- */
-export function cpuMsOf(pid) {
-  if (pid === undefined) return undefined;
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

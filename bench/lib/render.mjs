@@ -220,6 +220,28 @@ function coldStartSection(doc) {
   ].join('\n');
 }
 
+/** One row per build, two columns per Node major (wall, CPU), each with its ratio to bare node on that major. */
+function coldStartBundleSection(doc) {
+  const majors = doc.config.nodes;
+  const kinds = [...new Set(doc.servers.map((s) => s.name.slice(s.name.indexOf(' ') + 1)))];
+  const at = (major, kind) => doc.servers.find((s) => s.name === `node${major} ${kind}`)?.median ?? {};
+  const cell = (major, kind, key) => `${fmtMs(at(major, kind)[key])} | ${fmtRatio(at(major, kind)[key] / at(major, 'raw')[key])}`;
+  return [
+    header(doc, [
+      `- Each round: every server spawned in turn, ${doc.config.spawns} times over (median kept), order rotated per round; medians over rounds`,
+      `- Bundle: ${fmtInt(doc.config.bundleBytes / 1024)} KiB; targets: bundled ≤ 1.5× bare node, unbundled+cache ≤ 2.0×`,
+    ]),
+    '',
+    `| server | ${majors.map((m) => `Node ${m} ms | ratio | CPU ms | CPU ratio`).join(' | ')} |`,
+    `| --- | ${majors.map(() => '---: | ---: | ---: | ---:').join(' | ')} |`,
+    ...kinds.map((k) => `| ${k === 'raw' ? 'raw (bare node)' : k} | ${majors.map((m) => `${cell(m, k, 'ms')} | ${cell(m, k, 'cpuMs')}`).join(' | ')} |`),
+    '',
+    'Ms per round:',
+    '',
+    ...doc.servers.map((s) => `- ${s.name}: ${s.rounds.map((r) => fmtMs(r.ms)).join(', ')}`),
+  ].join('\n');
+}
+
 function scaleOutSection(doc) {
   const c = doc.config;
   const memory = doc.servers.find((s) => s.name === 'memory');
@@ -292,6 +314,7 @@ const SECTIONS = {
   'http-modern': ['http-modern-results', httpSection],
   'tools-list': ['tools-list-results', toolsListSection],
   'cold-start': ['cold-start-results', coldStartSection],
+  'cold-start-bundle': ['cold-start-bundle-results', coldStartBundleSection],
   'scale-out': ['scale-out-results', scaleOutSection],
   chaos: ['chaos-results', chaosSection],
 };

@@ -7,7 +7,7 @@ import { machineInfo } from './report.mjs';
 import { median } from './stats.mjs';
 
 /** The benches that save results, in the order the report shows them. */
-export const BENCHES = ['stdio', 'http-legacy', 'http-modern', 'tools-list', 'cold-start', 'scale-out', 'chaos'];
+export const BENCHES = ['stdio', 'http-legacy', 'http-modern', 'tools-list', 'cold-start', 'cold-start-bundle', 'scale-out', 'chaos'];
 
 /** Rounds a measured fraction for the file: 4 significant digits carry more than the noise. Integers stay. */
 const tidy = (v) => (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v) ? Number(v.toPrecision(4)) : v);

@@ -1,21 +1,28 @@
 /**
  * loadConfig(): a configuration class (a DTO like any other: class-validator decorators, defaults
  * as initialisers) filled from the environment and checked by the same pipeline as tool inputs
- * (the published JSON Schema with Ajv, then class-validator). `.env` is parsed by Node's own
+ * (the published JSON Schema, then class-validator; a flat configuration's schema is checked
+ * without loading Ajv, see flat-schema-check.ts). `.env` is parsed by Node's own
  * parser (`util.parseEnv`, the one `process.loadEnvFile` uses) and, like `loadEnvFile`, never
  * overrides a variable the environment already has. It is applied here rather than by
  * `loadEnvFile` so it reaches the environment object being read, whichever that is.
  */
+import type { ValidationError } from 'class-validator';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
-import { DtoValidator } from '../pipeline/dto-validator.js';
+import { asyncConstraintsRegistered } from '../pipeline/argument-pipeline.js';
+import { DtoValidator, type DtoResult } from '../pipeline/dto-validator.js';
+import { schemaProblems } from '../pipeline/problems.js';
+import { classTransformer, classValidator } from '../pipeline/validation-libraries.js';
+import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from '../pipeline/validation-options.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import { ConfigurationError, type ConfigurationProblem } from './configuration.error.js';
 import { envNameOf } from './env.decorator.js';
 import { envValue } from './env-values.js';
+import { flatSchemaErrors } from './flat-schema-check.js';
 
 /** Options of {@link loadConfig}. @publicApi */
 export interface LoadConfigOptions {
@@ -37,6 +44,35 @@ function problemOf(message: string, variables: ReadonlyMap<string, string>, valu
   for (const value of values) if (value.length >= 3) text = text.split(value).join('<hidden>');
   if (text === 'is required') text = 'is required: set it in the environment or in .env';
   return { variable, message: text };
+}
+
+/** class-validator's faults on the top-level fields of a flat DTO, worded as DtoValidator words them. */
+const fieldProblems = (errors: readonly ValidationError[]): string[] =>
+  errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((message) =>
+      message.startsWith(`${e.property} `) ? `\`${e.property}\`${message.slice(e.property.length)}` : `\`${e.property}\`: ${message}`,
+    ),
+  );
+
+/**
+ * `plain` checked as DtoValidator.input checks it: the schema, then class-validator. A flat schema
+ * is checked without Ajv (the same messages, see flat-schema-check.ts), and class-validator then
+ * always runs (DtoValidator skips it where the schema says everything; it adds nothing there);
+ * any other schema takes DtoValidator.
+ */
+export function checkConfig<T extends object>(
+  config: ClassType<T>,
+  schemas: DtoSchemaFactory,
+  plain: Record<string, unknown>,
+): DtoResult<T> | Promise<DtoResult<T>> {
+  const errors = flatSchemaErrors(schemas.forClass(config), plain);
+  if (errors === undefined) return new DtoValidator(schemas).input(config, plain);
+  if (errors.length > 0) return { ok: false, problems: schemaProblems(errors) };
+  const value = classTransformer().plainToInstance(config, plain, TRANSFORM_OPTIONS);
+  const settle = (faults: ValidationError[]): DtoResult<T> => (faults.length ? { ok: false, problems: fieldProblems(faults) } : { ok: true, value });
+  return asyncConstraintsRegistered()
+    ? classValidator().validate(value, VALIDATOR_OPTIONS).then(settle)
+    : settle(classValidator().validateSync(value, VALIDATOR_OPTIONS));
 }
 
 /**
@@ -70,7 +106,7 @@ export async function loadConfig<T extends object>(config: ClassType<T>, options
     plain[property] = envValue(value, schema);
     given.push(value);
   }
-  const result = await new DtoValidator(schemas).input(config, plain);
+  const result = await checkConfig(config, schemas, plain);
   if (result.ok) return result.value;
   throw new ConfigurationError(
     config.name,
