@@ -16,6 +16,14 @@ import * as path from 'node:path';
 import type * as Zlib from 'node:zlib';
 import type { JsonObject } from '@typemcp/protocol';
 import { CoreErrorCode } from '../errors.js';
+import {
+  offerValidatorsFile,
+  validatorsSource,
+  VALIDATORS_FILE,
+  VALIDATORS_TYPES,
+  VALIDATORS_TYPES_FILE,
+  type ValidatorDirection,
+} from '../pipeline/precompiled-validators.js';
 import type { DefinitionWarning } from '../server/server-options.interface.js';
 
 /** The file name `typemcp build` writes and start-up looks for beside the entry script. */
@@ -204,11 +212,30 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
   // `typemcp build --check --bundle` compares a bundle's fresh derivation with what it embeds.
   const embeddedOut = process.env.TYPEMCP_MANIFEST_EMBEDDED_OUT;
   if (embeddedOut) writeFileSync(embeddedOut, `${JSON.stringify(embeddedManifest() ?? null)}\n`);
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(manifest)}\n`);
-  renameSync(temporary, target);
+  // The validators first: whoever sees the new manifest sees them too.
+  writeValidators(dir, manifest.schemas);
+  writeAtomically(target, `${JSON.stringify(manifest)}\n`);
   return manifest;
 }
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * `typemcp.validators.cjs` (and its `.d.cts`) in `dir`: the standalone Ajv validator of each
+ * manifest schema, in the direction its role checks it (precompiled-validators.ts).
+ */
+function writeValidators(dir: string, schemas: Record<string, ManifestEntry>): void {
+  const compiled = Object.entries(schemas).map(([key, entry]) => ({ direction: roleOf(key), schema: entry.schema }));
+  writeAtomically(path.join(dir, VALIDATORS_FILE), validatorsSource(compiled).source);
+  writeAtomically(path.join(dir, VALIDATORS_TYPES_FILE), VALIDATORS_TYPES);
+}
+
+/** The role in a {@link schemaKey}: `Class.method:role[:options]`. */
+const roleOf = (key: string): ValidatorDirection => (/:output(?::[^:]*)?$/.test(key) ? 'output' : 'input');
 
 // ---------------------------------------------------------------------------------------------
 // Loading and verifying (start-up)
@@ -321,7 +348,11 @@ export function loadSchemaManifest(option: string | false | undefined, warn: (wa
       if (!isManifest(parsed)) why = 'it is not a TypeMCP schema manifest';
       else {
         why = staleness(parsed, file);
-        if (!why) result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
+        if (!why) {
+          result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
+          // Built with it: its validators, loaded when a DTO is first checked.
+          offerValidatorsFile(path.join(path.dirname(file), VALIDATORS_FILE));
+        }
       }
     } catch (error) {
       why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
