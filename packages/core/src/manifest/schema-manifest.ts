@@ -32,7 +32,8 @@ export const MANIFEST_FILE = 'typemcp.manifest.json';
 // `typemcp build`, is where the first listen() writes the manifest (then the process ends);
 // TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use;
 // TYPEMCP_MANIFEST_EMBEDDED_OUT, set by `typemcp build --check --bundle`, is where a bundle writes the
-// manifest it embeds beside the fresh one.
+// manifest it embeds beside the fresh one; TYPEMCP_VALIDATORS_OUT, set by `typemcp build --check`, is
+// where the validators go instead of typemcp.validators.cjs beside the manifest.
 
 // Format 2: files are fingerprinted by length and CRC-32 (format 1 had sha256).
 const FORMAT = 2;
@@ -230,7 +231,11 @@ function writeAtomically(file: string, text: string): void {
  */
 function writeValidators(dir: string, schemas: Record<string, ManifestEntry>): void {
   const compiled = Object.entries(schemas).map(([key, entry]) => ({ direction: roleOf(key), schema: entry.schema }));
-  writeAtomically(path.join(dir, VALIDATORS_FILE), validatorsSource(compiled).source);
+  const source = validatorsSource(compiled).source;
+  // `typemcp build --check` writes them elsewhere (it changes nothing beside the real manifest).
+  const out = process.env.TYPEMCP_VALIDATORS_OUT;
+  if (out) return writeFileSync(out, source);
+  writeAtomically(path.join(dir, VALIDATORS_FILE), source);
   writeAtomically(path.join(dir, VALIDATORS_TYPES_FILE), VALIDATORS_TYPES);
 }
 
