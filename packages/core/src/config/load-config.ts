@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { offerEntryValidators } from '../manifest/schema-manifest.js';
 import { DtoValidator } from '../pipeline/dto-validator.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import { ConfigurationError, type ConfigurationProblem } from './configuration.error.js';
@@ -70,6 +71,8 @@ export async function loadConfig<T extends object>(config: ClassType<T>, options
     plain[property] = envValue(value, schema);
     given.push(value);
   }
+  // Checked before a server reads its manifest: the precompiled validators beside the entry, if any.
+  offerEntryValidators();
   const result = await new DtoValidator(schemas).input(config, plain);
   if (result.ok) return result.value;
   throw new ConfigurationError(

@@ -18,6 +18,7 @@ import type { JsonObject } from '@typemcp/protocol';
 import { CoreErrorCode } from '../errors.js';
 import {
   offerValidatorsFile,
+  schemasCheckedAtBuild,
   validatorsSource,
   VALIDATORS_FILE,
   VALIDATORS_TYPES,
@@ -230,7 +231,7 @@ function writeAtomically(file: string, text: string): void {
  * manifest schema, in the direction its role checks it (precompiled-validators.ts).
  */
 function writeValidators(dir: string, schemas: Record<string, ManifestEntry>): void {
-  const compiled = Object.entries(schemas).map(([key, entry]) => ({ direction: roleOf(key), schema: entry.schema }));
+  const compiled = [...Object.entries(schemas).map(([key, entry]) => ({ direction: roleOf(key), schema: entry.schema })), ...schemasCheckedAtBuild()];
   const source = validatorsSource(compiled).source;
   // `typemcp build --check` writes them elsewhere (it changes nothing beside the real manifest).
   const out = process.env.TYPEMCP_VALIDATORS_OUT;
@@ -251,6 +252,17 @@ function resolveEntry(argv1: string): string {
   } catch {
     return path.resolve(argv1);
   }
+}
+
+/**
+ * Offers `typemcp.validators.cjs` beside the entry script before any manifest is read (loadConfig
+ * checks configuration first). Its validators are keyed by the exact schema text: it needs no
+ * fingerprint to be safe.
+ */
+export function offerEntryValidators(): void {
+  const argv1 = process.argv[1];
+  if (!argv1 || process.env.TYPEMCP_MANIFEST === 'off' || recordingManifest() || embeddedManifest()) return;
+  offerValidatorsFile(path.join(path.dirname(resolveEntry(argv1)), VALIDATORS_FILE));
 }
 
 /** Why `manifest` does not describe the code of this process, or undefined when it does. */

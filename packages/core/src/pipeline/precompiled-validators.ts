@@ -53,7 +53,7 @@ export class CodeGenerationError extends Error {
     super(
       `The ${direction} schema of ${dto.name} has no precompiled validator, and this runtime forbids compiling one (code generation from strings is disallowed): ` +
         'build with `typemcp build` (its typemcp.validators.cjs, embedded by --bundle), or give that module to usePrecompiledValidators(); ' +
-        'DTOs the build never sees (ctx.elicit answers, configuration classes) cannot be checked here',
+        'DTOs the build never checks (ctx.elicit answers) cannot be checked here',
       { cause },
     );
   }
@@ -156,9 +156,25 @@ function buildTable(): Map<string, Entry> {
   return result;
 }
 
-/** The precompiled validator of exactly `schema` in `direction`, or undefined (none, or `TYPEMCP_VALIDATORS=off`). */
+/** What `typemcp build`'s run checked besides the manifest's schemas (configuration classes: loadConfig runs before listen()). */
+const checkedAtBuild = new Map<string, { direction: ValidatorDirection; schema: JsonObject }>();
+
+/** The schemas checked while `typemcp build` ran the entry, by key: they are precompiled too. */
+export function schemasCheckedAtBuild(): readonly { direction: ValidatorDirection; schema: JsonObject }[] {
+  return [...checkedAtBuild.values()];
+}
+
+/**
+ * The precompiled validator of exactly `schema` in `direction`, or undefined (none,
+ * `TYPEMCP_VALIDATORS=off`, or a build in progress, which records the schema instead).
+ */
 export function precompiledValidator(direction: ValidatorDirection, schema: object): ValidateFunction | undefined {
-  if (typeof process !== 'undefined' && process.env?.TYPEMCP_VALIDATORS === 'off') return undefined;
+  if (typeof process === 'undefined') return undefined;
+  if (process.env?.TYPEMCP_MANIFEST_OUT) {
+    checkedAtBuild.set(keyOf(direction, JSON.stringify(schema)), { direction, schema: schema as JsonObject });
+    return undefined;
+  }
+  if (process.env?.TYPEMCP_VALIDATORS === 'off') return undefined;
   table ??= buildTable();
   if (table.size === 0) return undefined;
   const entry = table.get(keyOf(direction, JSON.stringify(schema)));
