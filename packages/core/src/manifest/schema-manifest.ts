@@ -144,7 +144,8 @@ const ownDirs = (): { core: string; protocol: string } => {
 /**
  * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
  * schemas). @typemcp/core's and @typemcp/protocol's own files are left out wherever they are
- * (linked from a workspace, as in this repository): their versions are in the fingerprint.
+ * (linked from a workspace, as in this repository): their versions are in the fingerprint; so is
+ * typemcp.validators.cjs, which the build writes with the manifest.
  * `check` drops entries whose file is gone (writing); start-up skips those stat calls, since a
  * file that is gone fails its hash anyway.
  */
@@ -155,6 +156,8 @@ function loadedProjectFiles(check = false): string[] {
       !file.includes(NODE_MODULES) &&
       !file.startsWith(ownDirs().core) &&
       !file.startsWith(ownDirs().protocol) &&
+      // The precompiled validators (loaded before the manifest when loadConfig checks first): generated beside it, keyed by schema text.
+      path.basename(file) !== VALIDATORS_FILE &&
       (!check || existsSync(file)),
   );
 }
