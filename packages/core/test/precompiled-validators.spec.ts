@@ -77,7 +77,7 @@ class Numbers {
   @IsOptional() @IsNumber({}, { each: true }) @IsArray() list?: number[];
 }
 
-const DTOS = [Point, Tag, Shape, Contact, Numbers] as const;
+const DTOS: readonly (new () => object)[] = [Point, Tag, Shape, Contact, Numbers];
 const factory = new DtoSchemaFactory();
 
 /** Values no well-behaved client sends: wrong types, non-finite numbers, extra and odd keys, nesting gone wrong. */

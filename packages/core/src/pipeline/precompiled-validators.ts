@@ -71,11 +71,11 @@ const keyOf = (direction: ValidatorDirection, schemaText: string) => `${directio
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded when a validator first needs them */
 const RUNTIME: Record<string, () => unknown> = {
-  'ajv/dist/runtime/equal': () => require('ajv/dist/runtime/equal'),
-  'ajv/dist/runtime/ucs2length': () => require('ajv/dist/runtime/ucs2length'),
-  'ajv/dist/runtime/uri': () => require('ajv/dist/runtime/uri'),
-  'ajv/dist/runtime/validation_error': () => require('ajv/dist/runtime/validation_error'),
-  'ajv-formats/dist/formats': () => require('ajv-formats/dist/formats'),
+  'ajv/dist/runtime/equal': (): unknown => require('ajv/dist/runtime/equal') as unknown,
+  'ajv/dist/runtime/ucs2length': (): unknown => require('ajv/dist/runtime/ucs2length') as unknown,
+  'ajv/dist/runtime/uri': (): unknown => require('ajv/dist/runtime/uri') as unknown,
+  'ajv/dist/runtime/validation_error': (): unknown => require('ajv/dist/runtime/validation_error') as unknown,
+  'ajv-formats/dist/formats': (): unknown => require('ajv-formats/dist/formats') as unknown,
 };
 const ajvVersion = (): string => (require('ajv/package.json') as { version: string }).version;
 /* eslint-enable @typescript-eslint/no-require-imports */
