@@ -190,7 +190,6 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
         if (validators) {
           build.onLoad({ filter: /[\\/]pipeline[\\/]precompiled-validators\.js$/ }, (args) => {
             const source = readFileSync(args.path, 'utf8');
-            if (!source.includes('TYPEMCP_EMBEDDED_VALIDATORS')) return undefined;
             const constant = `var TYPEMCP_EMBEDDED_VALIDATORS = require(${JSON.stringify(path.resolve(validators))});`;
             return { contents: withFirst(source, constant), loader: 'js' };
           });
