@@ -18,7 +18,7 @@ if (!hasBinary('bun')) {
     beforeAll(async () => void (server = await startBun()));
     afterAll(() => server?.stop());
 
-    fetchRuntimeChecks(() => server.url, { sessions: true, compilesSchemas: true });
+    fetchRuntimeChecks(() => server.url, { sessions: true });
 
     it('passes all 32 server scenarios of the conformance suite 0.1.13 (--suite all)', async () => {
       const { code, output } = await runSuite(process.execPath, LEGACY_SUITE.cli, ['server', '--url', server.url, '--suite', 'all']);

@@ -19,7 +19,7 @@ describe('Node: createFetchHandler behind @hono/node-server', () => {
   beforeAll(async () => void (server = await startNode('plain')));
   afterAll(() => server?.stop());
 
-  fetchRuntimeChecks(() => server.url, { sessions: true, compilesSchemas: true });
+  fetchRuntimeChecks(() => server.url, { sessions: true });
 
   it('passes all 32 server scenarios of the conformance suite 0.1.13 (--suite all)', async () => {
     const { code, output } = await runSuite(process.execPath, LEGACY_SUITE.cli, ['server', '--url', server.url, '--suite', 'all']);
@@ -32,7 +32,7 @@ describe("Hono: app.all('/mcp', (c) => handler(c.req.raw))", () => {
   beforeAll(async () => void (server = await startNode('hono')));
   afterAll(() => server?.stop());
 
-  fetchRuntimeChecks(() => server.url, { sessions: true, compilesSchemas: true });
+  fetchRuntimeChecks(() => server.url, { sessions: true });
 });
 
 describe('Fastify: app.register(typemcpFastify, { server })', () => {
@@ -50,7 +50,7 @@ describe('Fastify: app.register(typemcpFastify, { server })', () => {
   });
   afterAll(() => app?.close());
 
-  fetchRuntimeChecks(() => url, { sessions: true, compilesSchemas: true });
+  fetchRuntimeChecks(() => url, { sessions: true });
 
   it("leaves the application's other routes and body parsing alone", async () => {
     const answer = await fetch(url.replace(/\/mcp$/, '/echo'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });

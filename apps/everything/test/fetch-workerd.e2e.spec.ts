@@ -7,9 +7,10 @@
  * - the everything app, unchanged, with nodejs_compat (core reads the manifest and skills with
  *   node:fs, 2026-07-28 request state is sealed with node:crypto), its skills and view files
  *   bundled as worker modules, served stateless (`sessions: false`, see docs/guide/runtimes.md). Its tools
- *   with DTO arguments do not run there: core checks arguments with Ajv, which compiles each
- *   schema with `new Function`, and workerd forbids code generation (the checks call
- *   argument-free tools instead; precompiled validators are future work).
+ *   with DTO arguments run there on the validators `typemcp build` precompiled
+ *   (dist/typemcp.validators.cjs, which the worker imports and hands to usePrecompiledValidators):
+ *   workerd forbids the code generation Ajv compiles schemas with (without them, `add` answers
+ *   `internal error`).
  * Driven by the official SDK 2.x client. Needs `npm run build` first.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -61,6 +62,6 @@ if (!hasBinary('workerd')) {
     }, 60_000);
     afterAll(() => server?.stop());
 
-    fetchRuntimeChecks(() => server.url, { sessions: false, compilesSchemas: false });
+    fetchRuntimeChecks(() => server.url, { sessions: false });
   });
 }

@@ -20,6 +20,9 @@ const REPO = path.resolve(__dirname, '../../..');
 const BUILT = path.join(REPO, 'apps/everything/dist');
 const CLI = path.join(REPO, 'packages/cli/dist/bin.js');
 const MANIFEST = 'typemcp.manifest.json';
+const VALIDATORS = 'typemcp.validators';
+/** Node's equivalent of workerd's rule: no code generated from strings (`eval`, `new Function`). */
+const NO_CODEGEN = '--disallow-code-generation-from-strings';
 const STALE_WARNING = /\[typemcp\] warning TYPEMCP_WARN_STALE_MANIFEST: [^\n]*typemcp\.manifest\.json is not used: ([^\n]+)\n/g;
 
 interface Served {
@@ -31,11 +34,11 @@ interface Served {
   stderr: string;
 }
 
-/** Serves `dir`/main.js over stdio with `env`, lists everything and calls `add` twice (valid, invalid). */
-async function serve(dir: string, env: Record<string, string> = {}): Promise<Served> {
+/** Serves `dir`/main.js over stdio with `env` (and `nodeArgs`), lists everything and calls `add` twice (valid, invalid). */
+async function serve(dir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Served> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(dir, 'main.js'), '--transport', 'stdio'],
+    args: [...nodeArgs, path.join(dir, 'main.js'), '--transport', 'stdio'],
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'pipe',
   });
@@ -75,7 +78,7 @@ describe('schema manifest: typemcp build, start-up with and without it, --check'
     if (!existsSync(path.join(BUILT, 'main.js'))) throw new Error(`${BUILT}/main.js does not exist: build the workspace first (npm run build)`);
     root = mkdtempSync(path.join(os.tmpdir(), 'typemcp-manifest-'));
     dist = path.join(root, 'dist');
-    cpSync(BUILT, dist, { recursive: true, filter: (source) => !path.basename(source).includes(MANIFEST) });
+    cpSync(BUILT, dist, { recursive: true, filter: (source) => !path.basename(source).includes(MANIFEST) && !path.basename(source).startsWith(VALIDATORS) });
     // The skills folder the app serves sits beside dist/.
     cpSync(path.join(BUILT, '..', 'skills'), path.join(root, 'skills'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
@@ -87,10 +90,20 @@ describe('schema manifest: typemcp build, start-up with and without it, --check'
     const built = typemcp('build', path.join(dist, 'main.js'));
     expect(built.stderr).toBe('');
     expect(built.status).toBe(0);
-    expect(built.stdout).toMatch(/^typemcp build: wrote .*typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\)\n$/);
+    expect(built.stdout).toMatch(
+      /^typemcp build: wrote .*typemcp\.manifest\.json \(\d+ schemas, fingerprint of \d+ files\) and typemcp\.validators\.cjs \(their validators, compiled\)\n$/,
+    );
     const manifest = JSON.parse(readFileSync(path.join(dist, MANIFEST), 'utf8'));
     const add = (plain.tools as { name: string; inputSchema: unknown }[]).find((t) => t.name === 'add')!;
     expect(manifest.schemas['ExtrasService.add:input']).toEqual({ dto: 'AddInput', schema: add.inputSchema });
+    // Beside it, a validator of each schema, keyed by direction and the schema's exact text.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the generated CommonJS file
+    const validators = require(path.join(dist, `${VALIDATORS}.cjs`)) as { validators: Record<string, unknown> };
+    expect(Object.keys(validators.validators)).toContain(`input:${JSON.stringify(add.inputSchema)}`);
+    const directions = Object.entries(manifest.schemas as Record<string, { schema: unknown }>).map(
+      ([key, entry]) => `${key.includes(':output') ? 'output' : 'input'}:${JSON.stringify(entry.schema)}`,
+    );
+    expect(Object.keys(validators.validators).sort()).toEqual([...new Set(directions)].sort());
     expect(Object.keys(manifest.fingerprint.files)).toEqual(expect.arrayContaining(['main.js', 'everything.server.js', 'dto/inputs.dto.js']));
     // @typemcp/core and @typemcp/protocol count by version, though this workspace links them from outside node_modules.
     expect(Object.keys(manifest.fingerprint.files).filter((f) => /packages\/(core|protocol)\//.test(f))).toEqual([]);
@@ -111,6 +124,20 @@ describe('schema manifest: typemcp build, start-up with and without it, --check'
     expect((answers.addBad as { isError?: boolean }).isError).toBe(true);
     expect(stderr).toMatch(ONLY_THE_BANNER);
   }, 30_000);
+
+  it(`with its precompiled validators it checks DTOs where code generation is forbidden (node ${NO_CODEGEN}), answering as without them`, async () => {
+    const forbidden = await serve(dist, {}, [NO_CODEGEN]);
+    const { stderr, ...answers } = forbidden;
+    const { stderr: _plainStderr, ...plainAnswers } = plain;
+    expect(answers).toEqual(plainAnswers);
+    expect(answers.addOk).toEqual({ content: [{ type: 'text', text: '5' }] });
+    expect(stderr).toMatch(ONLY_THE_BANNER);
+    // Without them (TYPEMCP_VALIDATORS=off) Ajv would compile, which the flag forbids: the call
+    // fails (masked to the client), and the server's log says why.
+    const without = await serve(dist, { TYPEMCP_VALIDATORS: 'off' }, [NO_CODEGEN]);
+    expect(without.addOk).toEqual({ content: [{ type: 'text', text: 'Tool "add" failed: internal error' }], isError: true });
+    expect(without.stderr).toContain('CodeGenerationError: The input schema of AddInput has no precompiled validator, and this runtime forbids compiling one');
+  }, 60_000);
 
   it('start-up reads the manifest: a schema altered in it (fingerprint intact) is what tools/list shows, and --check names it', async () => {
     const file = path.join(dist, MANIFEST);

@@ -5,6 +5,8 @@
  * --bundle` passes on them and fails on a bundle whose embedded manifest was altered (which the
  * server then serves: the schemas come from the bundle, not from a derivation or a file). A
  * project without `@IsPhoneNumber` carries no libphonenumber-js; the same project with one does.
+ * Both run under `node --disallow-code-generation-from-strings`: their precompiled validators
+ * (typemcp.validators.cjs, embedded) check the DTOs.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,8 @@ jest.setTimeout(240_000);
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 /** What a deployment runs with: JSON logs (pretty ones need pino-pretty's worker from node_modules). */
 const PRODUCTION = { PATH: process.env.PATH ?? '', NODE_ENV: 'production' };
+/** Node's equivalent of workerd's rule (no `eval`, no `new Function`): a bundle compiles no validator. */
+const NO_CODEGEN = '--disallow-code-generation-from-strings';
 
 /** A folder under the system's temporary one, with no node_modules in it or above it. */
 function bareFolder(): string {
@@ -48,7 +52,9 @@ describe('typemcp build --bundle of a generated project', () => {
     dir = makeProject('blank');
     const compiled = await runNode(TSC, ['-p', 'tsconfig.build.json'], dir);
     expect(compiled).toMatchObject({ code: 0 });
-    const built = await typemcp(['build', '--bundle'], dir);
+    // Built with the NODE_ENV it runs with: the config class's schema has a default that depends
+    // on it (logFormat), and a precompiled validator serves only the exact schema it was built from.
+    const built = await typemcp(['build', '--bundle'], dir, { ...process.env, NODE_ENV: 'production' });
     expect(built.stderr).toBe('');
     expect(built).toMatchObject({ code: 0 });
     expect(built.stdout).toMatch(/bundled dist\/bundle\/main\.js \(\d+ KiB, \d+ modules, manifest and 0 views inside\)/);
@@ -60,13 +66,14 @@ describe('typemcp build --bundle of a generated project', () => {
     rmSync(run, { recursive: true, force: true });
   });
 
-  it('runs from a folder without node_modules and answers the SDK 1.x client: initialize, list, a call, an error', async () => {
+  it('runs from a folder without node_modules and answers the SDK 1.x client: initialize, list, a call, an error (where code generation is forbidden)', async () => {
     const copied = copyBundle(bundle, run, 'main.js');
     const client = new Client({ name: 'bundle-e2e', version: '0.0.0' });
     let stderr = '';
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--enable-source-maps', copied],
+      // The bundle's precompiled validators check the DTOs: no Ajv compile, so no code generated from strings.
+      args: ['--enable-source-maps', NO_CODEGEN, copied],
       cwd: run,
       env: PRODUCTION,
       stderr: 'pipe',
@@ -156,7 +163,7 @@ describe('typemcp build --bundle of the everything app', () => {
   });
   afterAll(() => rmSync(run, { recursive: true, force: true }));
 
-  it('bundles the app with its view, runs without node_modules, answers the SDK 2.x client and passes --check', async () => {
+  it('bundles the app with its view, runs without node_modules (and without code generation), answers the SDK 2.x client and passes --check', async () => {
     // Written straight into the bare folder. The app reads its skills folder from disk two
     // folders above its entry (as from dist/main.js): it goes there too.
     const bundle = path.join(run, 'dist', 'bundle', 'main.js');
@@ -169,14 +176,16 @@ describe('typemcp build --bundle of the everything app', () => {
     expect(checked).toMatchObject({ code: 0 });
 
     const client = new Client2({ name: 'bundle-e2e', version: '0.0.0' });
-    await client.connect(new Stdio2({ command: process.execPath, args: [bundle, '--transport', 'stdio'], cwd: run, env: PRODUCTION, stderr: 'ignore' }));
+    await client.connect(
+      new Stdio2({ command: process.execPath, args: [NO_CODEGEN, bundle, '--transport', 'stdio'], cwd: run, env: PRODUCTION, stderr: 'ignore' }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add', 'show_counter']));
       const sum = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
       expect(textOf(sum)).toBe('5');
       const invalid = await client.callTool({ name: 'add', arguments: { a: 'two', b: 3 } });
-      expect(invalid).toMatchObject({ isError: true });
+      expect(invalid).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: `a` must be a number (got string "two")' }] });
       // The view comes from the bundle (the folder has no dist/apps): the HTML typemcp build wrote.
       expect(existsSync(path.join(run, 'dist', 'apps'))).toBe(false);
       const view = await client.readResource({ uri: 'ui://everything/counter' });

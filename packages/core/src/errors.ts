@@ -61,6 +61,8 @@ export const CoreErrorCode = {
   InvalidReadinessCheck: 'TYPEMCP_ERR_INVALID_READINESS_CHECK',
   /** A configuration class whose environment does not pass its validation (ConfigurationError). */
   InvalidConfiguration: 'TYPEMCP_ERR_INVALID_CONFIGURATION',
+  /** A DTO schema with no precompiled validator on a runtime that forbids compiling one (CodeGenerationError). */
+  CodeGenerationForbidden: 'TYPEMCP_ERR_CODE_GENERATION_FORBIDDEN',
   /** Warning: a class with a `destroy()` method and no `onDestroy()`: still called on close, deprecated. */
   DeprecatedDestroy: 'TYPEMCP_WARN_DEPRECATED_DESTROY',
   /** Warning: an @McpService() class no server serves. */

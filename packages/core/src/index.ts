@@ -32,6 +32,7 @@ export { UnrepresentableResultError } from './content/unrepresentable-result.err
 export type { ContainerAdapter } from './di/container-adapter.interface.js';
 export { TypediContainer } from './di/typedi.container.js';
 export { DtoSchemaFactory, type DtoSchemaOptions, type UnknownFields } from './schema/index.js';
+export { CodeGenerationError, usePrecompiledValidators, type PrecompiledValidators, type ValidatorDirection } from './pipeline/precompiled-validators.js';
 export {
   createServer,
   TypeMcpServer,

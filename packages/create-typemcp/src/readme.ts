@@ -189,7 +189,7 @@ An [MCP](https://modelcontextprotocol.io) server written with TypeMCP (\`@typemc
 | \`npm run dev\` | Runs \`src/main.ts\` and restarts it when a file in \`src/\` changes (for a client, see [Develop with a client connected](#develop-with-a-client-connected))${options.template === 'app' ? '; serves the [preview](#preview-the-app) of its app' : ''}. |
 | \`npm test\` | The tests in \`test/\` (Jest). |
 | \`npm run typecheck\` | Type-checks sources and tests. |
-| \`npm run build\` | Compiles \`src/\` to \`dist/\`${options.auth === 'proxy' && options.transport === 'http' ? '' : " and writes `dist/typemcp.manifest.json` (`typemcp build`): the DTOs' JSON Schemas, read at start-up instead of derived"}. |
+| \`npm run build\` | Compiles \`src/\` to \`dist/\`${options.auth === 'proxy' && options.transport === 'http' ? '' : " and writes `dist/typemcp.manifest.json` (`typemcp build`): the DTOs' JSON Schemas, read at start-up instead of derived, and `dist/typemcp.validators.cjs`, their validators compiled ahead"}. |
 | \`npm start\` | Runs the built server, \`dist/main.js\`. |
 ${options.transport === 'both' ? '| `npm run dev:http`, `npm run start:http` | The same over Streamable HTTP. |\n' : ''}
 ## Layout

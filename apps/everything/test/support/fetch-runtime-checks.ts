@@ -57,22 +57,15 @@ function raw(url: string, method: string, headers: Record<string, string>, body?
 export interface RuntimeChecks {
   /** Whether the runtime keeps sessions between requests (stateful Streamable HTTP): not on workerd, served stateless. */
   readonly sessions: boolean;
-  /**
-   * Whether tools with DTO arguments can run: core checks them with Ajv, which compiles each
-   * schema to a function, and workerd forbids generating code from strings. There the checks
-   * call an argument-free tool instead.
-   */
-  readonly compilesSchemas: boolean;
 }
 
-/** A call and the text it answers: `add` (DTO arguments, validated) where schemas compile, else an argument-free tool. */
-const simpleCall = (compilesSchemas: boolean, a: number, b: number) =>
-  compilesSchemas
-    ? { call: { name: 'add', arguments: { a, b } }, text: String(a + b) }
-    : { call: { name: 'test_simple_text', arguments: {} }, text: 'This is a simple text response for testing.' };
+/** `add`: a tool with DTO arguments, checked by core's Ajv validators (precompiled on workerd, which forbids compiling them). */
+const addCall = (a: number, b: number) => ({ call: { name: 'add', arguments: { a, b } }, text: String(a + b) });
+/** What `add` answers to arguments its schema refuses, every fault named. */
+const BAD_ADD = { call: { name: 'add', arguments: { a: 'x' } }, text: 'Invalid arguments: `b` is required; `a` must be a number (got string "x")' };
 
 /** Registers the checks against the MCP endpoint `url()` (known once the beforeAll of the caller ran). */
-export function fetchRuntimeChecks(url: () => string, { sessions, compilesSchemas }: RuntimeChecks): void {
+export function fetchRuntimeChecks(url: () => string, { sessions }: RuntimeChecks): void {
   describe('2026-07-28 (server/discover, stateless)', () => {
     let client: Client;
     beforeAll(async () => {
@@ -90,8 +83,14 @@ export function fetchRuntimeChecks(url: () => string, { sessions, compilesSchema
     it('lists tools and calls one', async () => {
       const { tools } = await client.listTools(undefined, { ...TIMEOUT, cacheMode: 'refresh' });
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['add', 'test_tool_with_progress', 'test_input_required_result_multi_round']));
-      const { call, text } = simpleCall(compilesSchemas, 2, 3);
+      const { call, text } = addCall(2, 3);
       expect(textOf(await client.callTool(call, TIMEOUT))).toBe(text);
+    });
+
+    it('refuses arguments the DTO refuses, naming each fault', async () => {
+      const result = await client.callTool(BAD_ADD.call, TIMEOUT);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(BAD_ADD.text);
     });
 
     it('streams progress (SSE in a ReadableStream) before the result', async () => {
@@ -132,7 +131,7 @@ export function fetchRuntimeChecks(url: () => string, { sessions, compilesSchema
     it('lists and calls tools', async () => {
       const { tools } = await client.listTools(undefined, TIMEOUT);
       expect(tools.some((t) => t.name === 'add')).toBe(true);
-      const { call, text } = simpleCall(compilesSchemas, 1, 2);
+      const { call, text } = addCall(1, 2);
       expect(textOf(await client.callTool(call, TIMEOUT))).toBe(text);
     });
 

@@ -22,6 +22,8 @@ import type { BundledServer } from './bundle.js';
 
 /** The default manifest name, beside the entry (as @typemcp/core looks for it). */
 export const MANIFEST_FILE = 'typemcp.manifest.json';
+/** The precompiled validators @typemcp/core writes beside the manifest (and looks for there). */
+export const VALIDATORS_FILE = 'typemcp.validators.cjs';
 /** How long the entry may take to reach `listen()`. */
 const BUILD_TIMEOUT_MS = 60_000;
 
@@ -139,11 +141,15 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     }
     await generate(entry, options.args ?? [], out, cwd);
     const manifest = readManifest(out);
+    // Written by @typemcp/core beside the manifest (an older core writes none).
+    const validators = path.join(path.dirname(out), VALIDATORS_FILE);
+    const hasValidators = existsSync(validators);
     log(
-      `typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)`,
+      `typemcp build: wrote ${shownOut} (${Object.keys(manifest.schemas).length} schemas, fingerprint of ${Object.keys(manifest.fingerprint.files).length} files)` +
+        (hasValidators ? ` and ${VALIDATORS_FILE} (their validators, compiled)` : ''),
     );
     if (options.bundle) {
-      const bundled = await writeBundle(entry, bundleFile(entry, options.bundle, cwd), manifest, views, options.minify);
+      const bundled = await writeBundle(entry, bundleFile(entry, options.bundle, cwd), manifest, views, options.minify, hasValidators ? validators : undefined);
       const relative = path.relative(cwd, bundled.outFile);
       const shown = relative && !relative.startsWith('..') ? relative : bundled.outFile;
       log(
@@ -156,8 +162,9 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
   if (!existsSync(out)) throw new UsageError(`${shownOut} not found: nothing to check; run typemcp build first`);
   // Beside the real one, so that the file paths in the fingerprint are relative to the same folder.
   const fresh = path.join(path.dirname(out), `.${path.basename(out)}.check-${process.pid}`);
+  const freshValidators = `${fresh}.validators.cjs`;
   try {
-    await generate(entry, options.args ?? [], fresh, cwd);
+    await generate(entry, options.args ?? [], fresh, cwd, { TYPEMCP_VALIDATORS_OUT: freshValidators });
     let onDisk: Manifest;
     try {
       onDisk = readManifest(out);
@@ -178,6 +185,7 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     return 1;
   } finally {
     rmSync(fresh, { force: true });
+    rmSync(freshValidators, { force: true });
   }
 }
 
@@ -195,12 +203,13 @@ async function writeBundle(
   manifest: Manifest,
   views: readonly BuiltView[],
   minify: boolean | undefined,
+  validators: string | undefined,
 ): Promise<BundledServer> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundle.ts (and esbuild) load only for --bundle
   const { bundleServer } = require('./bundle.js') as typeof import('./bundle.js');
   const embedded: Record<string, string> = {};
   for (const view of views) embedded[path.relative(path.dirname(entry), view.outFile).split(path.sep).join('/')] = readFileSync(view.outFile, 'utf8');
-  return bundleServer({ entry, outFile, manifest, views: embedded, minify });
+  return bundleServer({ entry, outFile, manifest, views: embedded, minify, validators });
 }
 
 /**
@@ -215,7 +224,7 @@ async function checkBundle(bundle: string, args: string[], cwd: string, log: (li
   const fresh = path.join(path.dirname(bundle), `.bundle-check-${process.pid}.json`);
   const embeddedFile = path.join(path.dirname(bundle), `.bundle-embedded-${process.pid}.json`);
   try {
-    await generate(bundle, args, fresh, cwd, { TYPEMCP_MANIFEST_EMBEDDED_OUT: embeddedFile });
+    await generate(bundle, args, fresh, cwd, { TYPEMCP_MANIFEST_EMBEDDED_OUT: embeddedFile, TYPEMCP_VALIDATORS_OUT: `${fresh}.validators.cjs` });
     const embedded = JSON.parse(readFileSync(embeddedFile, 'utf8')) as Manifest | null;
     if (!embedded) {
       log(`typemcp build --check: ${shown} carries no schema manifest; run typemcp build --bundle to rebuild it`);
@@ -235,6 +244,7 @@ async function checkBundle(bundle: string, args: string[], cwd: string, log: (li
     return 1;
   } finally {
     rmSync(fresh, { force: true });
+    rmSync(`${fresh}.validators.cjs`, { force: true });
     rmSync(embeddedFile, { force: true });
   }
 }

@@ -9,6 +9,9 @@
  *   (`TYPEMCP_EMBEDDED_MANIFEST` in @typemcp/core's manifest/schema-manifest.js,
  *   `TYPEMCP_EMBEDDED_VIEWS` in @typemcp/apps' view-file.js, which test `typeof` for it): the
  *   bundle reads neither from disk;
+ * - the precompiled validators written beside that manifest (`typemcp.validators.cjs`), required at
+ *   the top of @typemcp/core's pipeline/precompiled-validators.js as `TYPEMCP_EMBEDDED_VALIDATORS`,
+ *   so a bundled server compiles no schema (and runs where code generation is forbidden);
  * - class-validator, class-transformer and validator.js from their ES module builds, so that only
  *   what the project uses is kept. The project's and core's CommonJS `require('class-validator')`
  *   would take the whole namespace (esbuild cannot shake what `require` returns, and wraps every
@@ -44,6 +47,8 @@ export interface BundleServerOptions {
   views: Record<string, string>;
   /** Minify whitespace and syntax (identifiers are kept: schemas are keyed by class names). */
   minify?: boolean;
+  /** The precompiled validators to embed (the typemcp.validators.cjs beside the manifest). */
+  validators?: string;
 }
 
 /** The default bundle of an entry: `dist/main.js` -> `dist/bundle/main.js`. */
@@ -89,6 +94,10 @@ function exportNames(folder: string): string[] {
 }
 
 const WORD = /[A-Za-z_$][\w$]*/g;
+
+/** `statement` put first in a module's `source`, on the line of its directive (the file's source map keeps its lines). */
+const withFirst = (source: string, statement: string): string =>
+  source.startsWith('"use strict";') ? source.replace('"use strict";', () => `"use strict"; ${statement}`) : `${statement} ${source}`;
 
 /**
  * Bundles a compiled server (see the header). Two esbuild passes: the first (in memory) bundles
@@ -172,10 +181,17 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
           build.onLoad({ filter: /[\\/](?:manifest[\\/]schema-manifest|view-file)\.js$/ }, (args) => {
             const source = readFileSync(args.path, 'utf8');
             if (!source.includes(identifier)) return undefined;
-            // On the line of the directive: the file's source map keeps its lines.
             const constant = `var ${identifier} = JSON.parse(${JSON.stringify(JSON.stringify(value))});`;
-            const contents = source.startsWith('"use strict";') ? source.replace('"use strict";', () => `"use strict"; ${constant}`) : `${constant} ${source}`;
-            return { contents, loader: 'js' };
+            return { contents: withFirst(source, constant), loader: 'js' };
+          });
+        }
+        // The precompiled validators, required (so bundled) at the top of the module that reads them.
+        const validators = options.validators;
+        if (validators) {
+          build.onLoad({ filter: /[\\/]pipeline[\\/]precompiled-validators\.js$/ }, (args) => {
+            const source = readFileSync(args.path, 'utf8');
+            const constant = `var TYPEMCP_EMBEDDED_VALIDATORS = require(${JSON.stringify(path.resolve(validators))});`;
+            return { contents: withFirst(source, constant), loader: 'js' };
           });
         }
       }

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
+import { offerEntryValidators } from '../manifest/schema-manifest.js';
 import { asyncConstraintsRegistered } from '../pipeline/argument-pipeline.js';
 import { DtoValidator, type DtoResult } from '../pipeline/dto-validator.js';
 import { schemaProblems } from '../pipeline/problems.js';
@@ -106,6 +107,9 @@ export async function loadConfig<T extends object>(config: ClassType<T>, options
     plain[property] = envValue(value, schema);
     given.push(value);
   }
+  // Checked before a server reads its manifest: the precompiled validators beside the entry, if any
+  // (a configuration that is not flat takes DtoValidator's path, see checkConfig).
+  offerEntryValidators();
   const result = await checkConfig(config, schemas, plain);
   if (result.ok) return result.value;
   throw new ConfigurationError(

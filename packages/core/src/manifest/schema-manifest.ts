@@ -16,6 +16,15 @@ import * as path from 'node:path';
 import type * as Zlib from 'node:zlib';
 import type { JsonObject } from '@typemcp/protocol';
 import { CoreErrorCode } from '../errors.js';
+import {
+  offerValidatorsFile,
+  schemasCheckedAtBuild,
+  validatorsSource,
+  VALIDATORS_FILE,
+  VALIDATORS_TYPES,
+  VALIDATORS_TYPES_FILE,
+  type ValidatorDirection,
+} from '../pipeline/precompiled-validators.js';
 import type { DefinitionWarning } from '../server/server-options.interface.js';
 
 /** The file name `typemcp build` writes and start-up looks for beside the entry script. */
@@ -24,7 +33,8 @@ export const MANIFEST_FILE = 'typemcp.manifest.json';
 // `typemcp build`, is where the first listen() writes the manifest (then the process ends);
 // TYPEMCP_MANIFEST=off makes start-up ignore any manifest, TYPEMCP_MANIFEST=<file> names the one to use;
 // TYPEMCP_MANIFEST_EMBEDDED_OUT, set by `typemcp build --check --bundle`, is where a bundle writes the
-// manifest it embeds beside the fresh one.
+// manifest it embeds beside the fresh one; TYPEMCP_VALIDATORS_OUT, set by `typemcp build --check`, is
+// where the validators go instead of typemcp.validators.cjs beside the manifest.
 
 // Format 2: files are fingerprinted by length and CRC-32 (format 1 had sha256).
 const FORMAT = 2;
@@ -134,7 +144,8 @@ const ownDirs = (): { core: string; protocol: string } => {
 /**
  * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
  * schemas). @typemcp/core's and @typemcp/protocol's own files are left out wherever they are
- * (linked from a workspace, as in this repository): their versions are in the fingerprint.
+ * (linked from a workspace, as in this repository): their versions are in the fingerprint; so is
+ * typemcp.validators.cjs, which the build writes with the manifest.
  * `check` drops entries whose file is gone (writing); start-up skips those stat calls, since a
  * file that is gone fails its hash anyway.
  */
@@ -145,6 +156,8 @@ function loadedProjectFiles(check = false): string[] {
       !file.includes(NODE_MODULES) &&
       !file.startsWith(ownDirs().core) &&
       !file.startsWith(ownDirs().protocol) &&
+      // The precompiled validators (loaded before the manifest when loadConfig checks first): generated beside it, keyed by schema text.
+      path.basename(file) !== VALIDATORS_FILE &&
       (!check || existsSync(file)),
   );
 }
@@ -204,11 +217,34 @@ export function writeSchemaManifest(file: string): SchemaManifestFile {
   // `typemcp build --check --bundle` compares a bundle's fresh derivation with what it embeds.
   const embeddedOut = process.env.TYPEMCP_MANIFEST_EMBEDDED_OUT;
   if (embeddedOut) writeFileSync(embeddedOut, `${JSON.stringify(embeddedManifest() ?? null)}\n`);
-  const temporary = `${target}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(manifest)}\n`);
-  renameSync(temporary, target);
+  // The validators first: whoever sees the new manifest sees them too.
+  writeValidators(dir, manifest.schemas);
+  writeAtomically(target, `${JSON.stringify(manifest)}\n`);
   return manifest;
 }
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * `typemcp.validators.cjs` (and its `.d.cts`) in `dir`: the standalone Ajv validator of each
+ * manifest schema, in the direction its role checks it (precompiled-validators.ts).
+ */
+function writeValidators(dir: string, schemas: Record<string, ManifestEntry>): void {
+  const compiled = [...Object.entries(schemas).map(([key, entry]) => ({ direction: roleOf(key), schema: entry.schema })), ...schemasCheckedAtBuild()];
+  const source = validatorsSource(compiled).source;
+  // `typemcp build --check` writes them elsewhere (it changes nothing beside the real manifest).
+  const out = process.env.TYPEMCP_VALIDATORS_OUT;
+  if (out) return writeFileSync(out, source);
+  writeAtomically(path.join(dir, VALIDATORS_FILE), source);
+  writeAtomically(path.join(dir, VALIDATORS_TYPES_FILE), VALIDATORS_TYPES);
+}
+
+/** The role in a {@link schemaKey}: `Class.method:role[:options]`. */
+const roleOf = (key: string): ValidatorDirection => (/:output(?::[^:]*)?$/.test(key) ? 'output' : 'input');
 
 // ---------------------------------------------------------------------------------------------
 // Loading and verifying (start-up)
@@ -219,6 +255,17 @@ function resolveEntry(argv1: string): string {
   } catch {
     return path.resolve(argv1);
   }
+}
+
+/**
+ * Offers `typemcp.validators.cjs` beside the entry script before any manifest is read (loadConfig
+ * checks configuration first). Its validators are keyed by the exact schema text: it needs no
+ * fingerprint to be safe.
+ */
+export function offerEntryValidators(): void {
+  const argv1 = process.argv[1];
+  if (!argv1 || process.env.TYPEMCP_MANIFEST === 'off' || recordingManifest() || embeddedManifest()) return;
+  offerValidatorsFile(path.join(path.dirname(resolveEntry(argv1)), VALIDATORS_FILE));
 }
 
 /** Why `manifest` does not describe the code of this process, or undefined when it does. */
@@ -321,7 +368,11 @@ export function loadSchemaManifest(option: string | false | undefined, warn: (wa
       if (!isManifest(parsed)) why = 'it is not a TypeMCP schema manifest';
       else {
         why = staleness(parsed, file);
-        if (!why) result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
+        if (!why) {
+          result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
+          // Built with it: its validators, loaded when a DTO is first checked.
+          offerValidatorsFile(path.join(path.dirname(file), VALIDATORS_FILE));
+        }
       }
     } catch (error) {
       why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;

@@ -20,6 +20,8 @@ import { validationMetadataOf, type ValidationMeta } from '../schema/dto-propert
 import type { DtoSchemaFactory } from '../schema/index.js';
 import { asyncConstraintsRegistered, convertStrings } from './argument-pipeline.js';
 import { nonFiniteProblems, openToNonFinite } from './finite-numbers.js';
+import { newAjv } from './ajv-instance.js';
+import { CodeGenerationError, precompiledValidator } from './precompiled-validators.js';
 import { schemaProblems } from './problems.js';
 import { classTransformer, classValidator } from './validation-libraries.js';
 import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from './validation-options.js';
@@ -136,9 +138,9 @@ export class DtoValidator {
     const plans = direction === 'input' ? this.inputs : this.outputs;
     let plan = plans.get(dto);
     if (!plan) {
-      const ajv = direction === 'input' ? (this.inputAjv ??= newAjv(false)) : (this.outputAjv ??= newAjv(true));
       const schema = this.schemas.forClass(dto);
-      const check = ajv.compile(schema);
+      // The validator `typemcp build` compiled from this very schema, else Ajv compiles one now.
+      const check = precompiledValidator(direction, schema) ?? this.compile(dto, direction, schema);
       // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
       plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
       if (direction === 'input') {
@@ -148,6 +150,15 @@ export class DtoValidator {
       plans.set(dto, plan);
     }
     return plan;
+  }
+
+  private compile(dto: ClassType, direction: 'input' | 'output', schema: object): ValidateFunction {
+    const ajv = direction === 'input' ? (this.inputAjv ??= newAjv(false)) : (this.outputAjv ??= newAjv(true));
+    try {
+      return ajv.compile(schema);
+    } catch (error) {
+      throw error instanceof EvalError ? new CodeGenerationError(dto, direction, error) : error;
+    }
   }
 
   /** True when every rule on `dto` (and the DTOs nested in it) is one the schema states exactly. */
@@ -234,25 +245,4 @@ function scalarInstance<T>(dto: ClassType<T>, data: object, scalars: ReadonlySet
     instance[keys[i]] = fields[keys[i]];
   }
   return instance as T;
-}
-
-/**
- * Ajv as the schemas need it: 2020-12, every fault reported (one message each), the offending
- * value kept for the message, regexes read as the DTO's own JavaScript regexes (no `u` flag),
- * only finite numbers, and the standard formats. The output instance also removes what a closed
- * schema does not name.
- */
-function newAjv(removeAdditional: boolean): Ajv2020 {
-  // Loaded on the first check, not at start-up: Ajv and its formats take about 50 ms to load, and
-  // a stdio server is started anew for every client session.
-  /* eslint-disable @typescript-eslint/no-require-imports -- a deferred load */
-  const Ajv = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
-  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  // `strictNumbers`: a declared number is refused when it is not finite (JSON.parse reads `1e400` as Infinity).
-  // `validateSchema: false`: the schemas are our own derivations, and checking them against the
-  // 2020-12 meta-schema compiled that meta-schema in every instance, about half of a bundled start.
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, strictNumbers: true, unicodeRegExp: false, validateSchema: false, removeAdditional });
-  addFormats(ajv);
-  return ajv;
 }
