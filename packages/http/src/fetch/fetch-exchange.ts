@@ -402,8 +402,7 @@ export class FetchResponse extends Emitter implements McpHttpResponse {
 }
 
 /** After the current I/O callbacks: node's, Bun's and Deno's setImmediate, else a timer (workerd). */
-const afterIo: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
+const afterIo: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
 
 /**
  * Tells `req` and `res` when the client goes away (the runtime aborts `request.signal`), watching
