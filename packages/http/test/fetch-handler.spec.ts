@@ -100,7 +100,7 @@ const modernCall = (id: number, name: string, args: JsonObject = {}, meta: JsonO
 it('answers 408 TYPEMCP_HTTP_REQUEST_TIMEOUT when the body stalls past requestTimeoutMs, with or without a Content-Length', async () => {
   const s = await serveFetch({ requestTimeoutMs: 300, sessions: false });
   // Part of the declared body, then nothing: read whole (the Content-Length is within the cap), then streamed (chunked).
-  for (const headers of [{ 'content-length': '100' }, {}]) {
+  for (const headers of [{ 'content-length': '100' }, {}] as Record<string, string>[]) {
     const answer = await rawPost(s.url, headers, ['{"jsonrpc":"2.0",'], true);
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { data: { code: 'TYPEMCP_HTTP_REQUEST_TIMEOUT' } } });
