@@ -18,7 +18,7 @@
 //   --baseline: adds the fetch handler rows as built in another checkout (e.g. main's), same run.
 //   --only a,b: only those servers, with raw and serveHttp (the units of the ratios).
 // Nothing is saved: the figures are printed (the README quotes a run).
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer as netServer } from 'node:net';
 import os from 'node:os';
@@ -93,7 +93,9 @@ for (let round = 0; round < ROUNDS; round++) {
 // SIGTERM would lose a CPU profile: disconnecting makes each server exit (ready.mjs).
 await Promise.all(Object.values(procs).map(({ child }) => new Promise((r) => (child.once('exit', r), child.disconnect()))));
 const med = (name, key) => median(results[name].map((r) => r[key]));
-console.log(`\nNode ${NODE === process.execPath ? process.version : NODE} 2026-07-28 tools/call, 50 concurrent (medians):`);
+console.log(
+  `\nNode ${NODE === process.execPath ? process.version : execFileSync(NODE, ['-v'], { encoding: 'utf8' }).trim()} 2026-07-28 tools/call, 50 concurrent (medians):`,
+);
 console.log('server              calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
 for (const name of names) {
   const cps = med(name, 'callsPerSec');
