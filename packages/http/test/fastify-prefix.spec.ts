@@ -4,7 +4,8 @@
  * HTTP+SSE at /v1/sse (its endpoint event names /v1/messages), nothing outside the prefix, and
  * with auth the 401 whose `resource_metadata` names the RFC 9728 document at the origin's root
  * (`/.well-known/oauth-protected-resource/v1/mcp`) for the resource `/v1/mcp`; the OAuth proxy's
- * default resource takes the prefix too, its own routes stay at the root.
+ * default resource takes the prefix too, its own routes stay at the root; without a prefix the
+ * document stays where it was.
  */
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -80,6 +81,19 @@ it('with auth: 401 names the document at /.well-known/oauth-protected-resource/v
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/v1/mcp`), { requestInit: { headers: { authorization: 'Bearer good' } } }));
   expect(await client.callTool({ name: 'whoami' })).toMatchObject(text(JSON.stringify({ sub: 'alice', scopes: [] })));
   await client.close();
+});
+
+it('without a prefix, with auth: the document where it always was, for the resource /mcp', async () => {
+  const base = await listen({
+    sessions: false,
+    auth: { verify: () => undefined, protectedResource: { authorization_servers: ['https://login.example.com'] } },
+  });
+  const refused = await post(`${base}/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-11-25' });
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource"`);
+  for (const at of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+    expect(await (await fetch(`${base}${at}`)).json()).toMatchObject({ resource: `${base}/mcp` });
+  }
 });
 
 it('with the OAuth proxy: its routes at the root, the default resource under the prefix', async () => {
