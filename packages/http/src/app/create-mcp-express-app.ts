@@ -63,12 +63,15 @@ export function createMcpExpressApp(server: McpServerLike, options: HttpOptions 
 export function buildMcpApp(
   server: McpServerLike,
   options: HttpOptions = {},
-): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void } {
+  /** The path a framework mounts the routes under and strips before the listener (the Fastify plugin's `prefix`; `req.baseUrl` carries it). */
+  mountPrefix = '',
+): { mcp: McpExpressApp; listener: (req: IncomingMessage, res: ServerResponse) => void; host: McpHttpHost } {
   const engine = engineOf(server);
-  const { options: effective, proxy, verifier } = withOAuthProxy(options, engine.registry.declaredScopes());
+  const { options: effective, proxy, verifier } = withOAuthProxy(options, engine.registry.declaredScopes(), mountPrefix);
   // The auth extensions the proxy implements, advertised in capabilities.extensions (SEP-2133).
   for (const id of proxy?.extensions ?? []) if (!engine.extension(id)) engine.useExtension({ id });
   const host = new McpHttpHost(engine, effective, verifier);
+  host.metadataAtResourcePath = mountPrefix !== '';
   runStartUpChecks(engine, effective, host.logger);
   const app = newExpressApp();
   app.disable('x-powered-by');
@@ -135,7 +138,7 @@ export function buildMcpApp(
     close: (graceMs) => host.close(graceMs),
   };
   hosts.set(mcp, host);
-  if (host.logRequests) return { mcp, listener: app };
+  if (host.logRequests) return { mcp, listener: app, host };
   const path = host.path;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '';
@@ -143,7 +146,7 @@ export function buildMcpApp(
     if ((query < 0 ? url : url.slice(0, query)) !== path) return void app(req, res);
     runChain(endpoint, req, res, (error) => sendHttpError(res, host.toHttpError(error, `${req.method} ${path}`)));
   };
-  return { mcp, listener };
+  return { mcp, listener, host };
 }
 
 const hosts = new WeakMap<McpExpressApp, McpHttpHost>();

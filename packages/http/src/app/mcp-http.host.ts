@@ -198,11 +198,25 @@ export class McpHttpHost implements SharedHost {
     return auth?.protectedResource !== undefined || auth?.jwt !== undefined || auth?.introspection?.issuer !== undefined;
   }
 
+  /**
+   * Set where the routes are mounted under a path prefix the document cannot follow (the Fastify
+   * plugin's `prefix`): the document is then at the origin's root with the resource's path after
+   * the well-known segment (RFC 9728 §3.1, `/.well-known/oauth-protected-resource/v1/mcp`).
+   */
+  metadataAtResourcePath = false;
+
   /** The URL of the RFC 9728 document advertised in `WWW-Authenticate`. */
   metadataUrl(req: RoutedRequest): string | undefined {
     const auth = this.options.auth;
     if (auth?.resourceMetadataUrl) return auth.resourceMetadataUrl;
-    const origin = this.servesMetadata && this.origin.of(req);
+    if (!this.servesMetadata) return undefined;
+    if (this.metadataAtResourcePath) {
+      const resource = this.resourceUrl(req);
+      if (resource === undefined) return undefined;
+      const url = new URL(resource);
+      return `${url.origin}${PROTECTED_RESOURCE_PATH}${url.pathname}`;
+    }
+    const origin = this.origin.of(req);
     return origin ? `${origin}${PROTECTED_RESOURCE_PATH}` : undefined;
   }
 

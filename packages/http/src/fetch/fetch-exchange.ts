@@ -45,17 +45,48 @@ class Emitter {
 /** Headers a fetch runtime sets itself (hop-by-hop, framing): never copied onto a `Response`. */
 const RUNTIME_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
-/** A fetch `Request` as the core reads it; the body is read from its stream only when the core asks. */
+/** The parts of an absolute URL (`scheme://authority/path?query#fragment`, as `Request.url` is). */
+interface UrlParts {
+  readonly protocol: string;
+  readonly host: string;
+  readonly path: string;
+  readonly search: string;
+}
+
+/**
+ * Splits a `Request.url`. The runtime serialized it (WHATWG URL: dot segments resolved, the host
+ * lower-cased, the path percent-encoded; @hono/node-server does the same through `new URL` for any
+ * target it does not already know to be so), so its pieces are `new URL(url)`'s, without building
+ * one per request.
+ */
+export function urlParts(url: string): UrlParts {
+  const scheme = url.indexOf('://');
+  const authority = scheme + 3;
+  let end = url.length;
+  const hash = url.indexOf('#', authority);
+  if (hash >= 0) end = hash;
+  let slash = authority;
+  while (slash < end && url.charCodeAt(slash) !== 47 /* / */ && url.charCodeAt(slash) !== 63 /* ? */) slash++;
+  const at = url.lastIndexOf('@', slash);
+  const host = url.slice(at >= authority ? at + 1 : authority, slash);
+  const query = url.indexOf('?', slash);
+  const pathEnd = query >= 0 && query < end ? query : end;
+  const path = slash < pathEnd ? url.slice(slash, pathEnd) : '/';
+  return { protocol: url.slice(0, scheme), host, path, search: pathEnd < end ? url.slice(pathEnd, end) : '' };
+}
+
+/** A fetch `Request` as the core reads it; the body is read only when the core asks. */
 export class FetchRequest extends Emitter implements McpHttpRequest {
   readonly method: string;
   readonly url: string;
   readonly path: string;
   readonly protocol: string;
-  readonly query: Readonly<Record<string, string>>;
   readonly headers: McpRequestHeaders;
   readonly socket: { readonly remoteAddress?: string };
   complete = false;
   destroyed = false;
+  private readonly search: string;
+  private parsedQuery?: Readonly<Record<string, string>>;
   private reader?: ReadableStreamDefaultReader<Uint8Array>;
   private flowing = false;
   private paused = false;
@@ -67,26 +98,35 @@ export class FetchRequest extends Emitter implements McpHttpRequest {
     /** Longest time to receive the body once reading starts, in ms (0: no limit). */
     private readonly bodyTimeoutMs: number,
     private readonly onBodyTimeout: () => void,
+    /** Bodies whose declared Content-Length is at most this are read whole (`arrayBuffer()`), others streamed. */
+    private readonly wholeBodyBytes: number,
   ) {
     super();
-    const url = new URL(request.url);
+    const url = urlParts(request.url);
     this.method = request.method;
-    this.url = url.pathname + url.search;
-    this.path = url.pathname;
-    this.protocol = url.protocol.slice(0, -1);
-    this.query = Object.fromEntries(url.searchParams);
+    this.url = url.path + url.search;
+    this.path = url.path;
+    this.search = url.search;
+    this.protocol = url.protocol;
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     // Some runtimes keep Host out of the headers object; the URL always has it.
     headers.host ??= url.host;
     this.headers = headers;
     this.socket = { remoteAddress };
-    // The client went away (the runtime aborts the request's signal).
-    request.signal?.addEventListener('abort', () => {
-      if (this.complete || this.destroyed) return;
-      this.destroyed = true;
-      this.emit('close');
-    });
+  }
+
+  /** The query's parameters (the last of a repeated one), parsed when first asked (the legacy transport's `sessionId`). */
+  get query(): Readonly<Record<string, string>> {
+    return (this.parsedQuery ??= Object.fromEntries(new URLSearchParams(this.search)));
+  }
+
+  /** The client went away (the runtime aborted the request's signal): 'close', unless the body was all read. */
+  aborted(): void {
+    if (this.complete || this.destroyed) return;
+    this.destroyed = true;
+    clearTimeout(this.timer);
+    this.emit('close');
   }
 
   override on(event: string, listener: Listener): this {
@@ -115,42 +155,75 @@ export class FetchRequest extends Emitter implements McpHttpRequest {
     this.reader?.cancel().catch(() => undefined);
   }
 
+  private startTimer(): void {
+    if (this.bodyTimeoutMs <= 0 || this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      if (this.complete || this.destroyed) return;
+      this.stop();
+      this.onBodyTimeout();
+      this.emit('error', new Error('request body timeout'));
+    }, this.bodyTimeoutMs);
+  }
+
+  private finish(): void {
+    clearTimeout(this.timer);
+    this.complete = true;
+    this.emit('end');
+  }
+
+  private fail(error: unknown): void {
+    if (this.destroyed) return;
+    clearTimeout(this.timer);
+    this.destroyed = true;
+    this.emit('error', error);
+  }
+
+  /**
+   * A body with a Content-Length within the cap is taken whole with `arrayBuffer()`: runtimes
+   * read it straight off the connection that way (@hono/node-server builds no `Request` nor web
+   * stream for it), where `request.body` costs a stream and, on Node, a whole undici `Request`.
+   * Anything else (chunked, over the cap: the cap refuses it, then discards the rest) streams.
+   */
+  private readWhole(): boolean {
+    const declared = this.headers['content-length'];
+    if (declared === undefined || this.reader) return false;
+    const length = Number(declared);
+    return Number.isInteger(length) && length >= 0 && length <= this.wholeBodyBytes;
+  }
+
   private async flow(): Promise<void> {
     if (this.flowing || this.paused || this.complete || this.destroyed) return;
     this.flowing = true;
     try {
+      if (this.method === 'GET' || this.method === 'HEAD' || this.headers['content-length'] === '0') {
+        await Promise.resolve();
+        if (!this.destroyed) this.finish();
+        return;
+      }
+      this.startTimer();
+      if (this.readWhole()) {
+        const bytes = new Uint8Array(await this.request.arrayBuffer());
+        if (this.destroyed) return;
+        if (bytes.byteLength > 0) this.emit('data', bytes);
+        // A listener may have paused (the cap) or left; otherwise the body is done.
+        if (!this.destroyed) this.finish();
+        return;
+      }
       const body = this.request.body;
       if (!body) {
         await Promise.resolve();
-        this.complete = true;
-        this.emit('end');
+        if (!this.destroyed) this.finish();
         return;
-      }
-      if (this.bodyTimeoutMs > 0 && this.timer === undefined) {
-        this.timer = setTimeout(() => {
-          if (this.complete) return;
-          this.stop();
-          this.onBodyTimeout();
-          this.emit('error', new Error('request body timeout'));
-        }, this.bodyTimeoutMs);
       }
       this.reader ??= body.getReader();
       while (!this.paused && !this.destroyed) {
         const { done, value } = await this.reader.read();
         if (this.destroyed) return;
-        if (done) {
-          clearTimeout(this.timer);
-          this.complete = true;
-          this.emit('end');
-          return;
-        }
+        if (done) return this.finish();
         this.emit('data', value);
       }
     } catch (error) {
-      if (this.destroyed) return;
-      clearTimeout(this.timer);
-      this.destroyed = true;
-      this.emit('error', error);
+      this.fail(error);
     } finally {
       this.flowing = false;
     }
@@ -178,10 +251,14 @@ export class FetchResponse extends Emitter implements McpHttpResponse {
   private controller?: ReadableStreamDefaultController<Uint8Array>;
   private started = false;
 
-  constructor(signal?: AbortSignal) {
+  constructor() {
     super();
     this.response = new Promise((resolve) => (this.resolve = resolve));
-    signal?.addEventListener('abort', () => this.gone());
+  }
+
+  /** The client went away (the runtime aborted the request's signal). */
+  aborted(): void {
+    this.gone();
   }
 
   get writableLength(): number {
@@ -205,14 +282,29 @@ export class FetchResponse extends Emitter implements McpHttpResponse {
     return this.head.get(name.toLowerCase())?.value;
   }
 
-  private headers(): Headers {
-    const headers = new Headers();
+  /**
+   * The head as a `Response` init: a plain object (runtimes, @hono/node-server foremost, write it
+   * without building a `Headers`), or name-value pairs when a header repeats as Set-Cookie must.
+   */
+  private headers(): Record<string, string> | [string, string][] {
+    const plain: Record<string, string> = {};
     for (const [lower, { value }] of this.head) {
       if (RUNTIME_HEADERS.has(lower)) continue;
-      if (Array.isArray(value)) for (const v of value) headers.append(lower, v);
-      else headers.set(lower, String(value));
+      if (!Array.isArray(value)) plain[lower] = String(value);
+      else if (lower !== 'set-cookie') plain[lower] = value.join(', ');
+      else return this.pairs();
     }
-    return headers;
+    return plain;
+  }
+
+  private pairs(): [string, string][] {
+    const pairs: [string, string][] = [];
+    for (const [lower, { value }] of this.head) {
+      if (RUNTIME_HEADERS.has(lower)) continue;
+      if (Array.isArray(value)) for (const v of value) pairs.push([lower, v]);
+      else pairs.push([lower, String(value)]);
+    }
+    return pairs;
   }
 
   /** Sends the head with a streamed body. */
@@ -307,4 +399,29 @@ export class FetchResponse extends Emitter implements McpHttpResponse {
     }
     this.emit('close');
   }
+}
+
+/** After the current I/O callbacks: node's, Bun's and Deno's setImmediate, else a timer (workerd). */
+const afterIo: (fn: () => void) => void = typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0);
+
+/**
+ * Tells `req` and `res` when the client goes away (the runtime aborts `request.signal`), watching
+ * the signal only for an exchange still open once the current I/O is done: an answer given at once
+ * (most JSON answers) never touches it. On @hono/node-server the signal is made on first use (an
+ * `AbortController` per request); an abort before that is given to the signal when it is made, so
+ * one checked late is `aborted` already.
+ */
+export function watchAbort(request: Request, req: FetchRequest, res: FetchResponse): void {
+  afterIo(() => {
+    if (res.closed) return;
+    const signal = request.signal as AbortSignal | undefined;
+    if (!signal) return;
+    const onAbort = (): void => {
+      req.aborted();
+      res.aborted();
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    res.once('close', () => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -24,7 +24,7 @@ import { HTTP_DEFAULTS } from '../options/http-defaults.js';
 import { PROTECTED_RESOURCE_PATH } from '../security/bearer-auth.js';
 import { corsFor } from '../security/cors.middleware.js';
 import { StreamableHttpHandler } from '../streamable/streamable-http.handler.js';
-import { FetchRequest, FetchResponse } from './fetch-exchange.js';
+import { FetchRequest, FetchResponse, watchAbort } from './fetch-exchange.js';
 
 /** Options of createFetchHandler(): those of serveHttp's routes, less what needs express or a listening socket. @publicApi */
 export interface FetchHandlerOptions extends Omit<HttpOptions, 'oauthProxy' | 'log' | 'host'> {
@@ -146,10 +146,15 @@ export function createFetchHandler(server: McpServerLike, options: FetchHandlerO
   const metadata = host.servesMetadata ? [getOnly(guarded((req, res) => json(res, 200, host.protectedResourceMetadata(req))))] : undefined;
 
   const handler = async (request: Request, info?: FetchRequestInfo): Promise<Response> => {
-    const res = new FetchResponse(request.signal);
-    const req = new FetchRequest(request, info?.remoteAddress, timeoutMs, () =>
-      sendHttpError(res, new HttpTransportError(HttpErrorCode.RequestTimeout, `Request timeout: the body did not arrive within ${timeoutMs} ms`)),
+    const res = new FetchResponse();
+    const req = new FetchRequest(
+      request,
+      info?.remoteAddress,
+      timeoutMs,
+      () => sendHttpError(res, new HttpTransportError(HttpErrorCode.RequestTimeout, `Request timeout: the body did not arrive within ${timeoutMs} ms`)),
+      host.maxBodyBytes,
     );
+    watchAbort(request, req, res);
     const fail = (error: unknown): void => sendHttpError(res, host.toHttpError(error, `${req.method} ${req.path}`));
     try {
       await start();

@@ -22,8 +22,12 @@ export interface ProxiedOptions {
   verifier?: TokenVerifier;
 }
 
-/** The options the MCP routes run with, for a server whose tools, resources and prompts declare `declared` scopes. */
-export function withOAuthProxy(options: HttpOptions, declared: readonly string[]): ProxiedOptions {
+/**
+ * The options the MCP routes run with, for a server whose tools, resources and prompts declare
+ * `declared` scopes; `mountPrefix`: the path the routes are mounted under (the Fastify plugin's
+ * `prefix`), part of the default resource.
+ */
+export function withOAuthProxy(options: HttpOptions, declared: readonly string[], mountPrefix = ''): ProxiedOptions {
   const given = options.oauthProxy;
   if (given === undefined) return { options };
   let proxy: OAuthProxy;
@@ -35,7 +39,7 @@ export function withOAuthProxy(options: HttpOptions, declared: readonly string[]
     proxy = new OAuthProxy({
       onError: options.onError,
       ...given,
-      resource: given.resource ?? `${new URL(given.baseUrl).origin}${path}`,
+      resource: given.resource ?? `${new URL(given.baseUrl).origin}${mountPrefix}${path}`,
       scopes: given.scopes ?? declared,
     });
   }
