@@ -14,12 +14,20 @@ interface Handle {
   spawnargs?: string[];
   pid?: number;
   hasRef?: () => boolean;
+  _handle?: { constructor?: { name?: string }; fd?: number };
+  readable?: boolean;
+  writable?: boolean;
 }
 
 function describe(handle: Handle): string {
   const kind = handle.constructor?.name ?? typeof handle;
   try {
     if (kind === 'Server' && handle.address) return `Server ${JSON.stringify(handle.address())}`;
+    if ((kind === 'Socket' || kind === 'TLSSocket') && handle.remotePort === undefined && handle.localPort === undefined) {
+      // Not TCP: a pipe (a child process's stdio, say) or a TTY; its fd and whether it still reads.
+      const inner = handle._handle;
+      return `${kind} over ${inner?.constructor?.name ?? 'a closed handle'} fd ${inner?.fd ?? '?'}${handle.readable ? ', readable' : ''}${handle.writable ? ', writable' : ''}`;
+    }
     if (kind === 'Socket' || kind === 'TLSSocket')
       return `${kind} local ${handle.localPort ?? '?'} -> ${handle.remoteAddress ?? ''}:${handle.remotePort ?? ''}`;
     if (kind === 'ChildProcess') return `ChildProcess ${handle.pid} ${(handle.spawnargs ?? []).slice(0, 3).join(' ')}`;

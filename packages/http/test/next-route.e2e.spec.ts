@@ -10,11 +10,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { rawRequest } from '../../../test/support/raw-http';
 import { packCheckout } from '../../create-typemcp/src/vendor';
 
 jest.setTimeout(60_000);
@@ -42,29 +42,9 @@ function run(command: string, args: string[], cwd: string): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status ?? result.signal}:\n${result.stdout}\n${result.stderr}`);
 }
 
-/** A raw POST with the headers as given (Host included), for the refusals fetch() would not let a client send. */
-function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A POST of JSON-RPC with the headers as given (Host included). */
+const rawPost = (url: string, headers: Record<string, string>, body: string) =>
+  rawRequest(url, 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body);
 
 describe('Next.js route handler (app/mcp/route.ts): next build, next start, the SDK 2.x client', () => {
   let dir: string;

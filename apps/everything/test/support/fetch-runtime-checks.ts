@@ -4,8 +4,8 @@
  * with progress, a multi-round input_required request, an error, the legacy initialize
  * handshake; then the transport's own refusals (Host check, body cap), sent raw.
  */
-import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
+import { rawRequest } from '../../../../test/support/raw-http';
 import { MODERN_REVISION } from '../../../../test/support/spec-schemas';
 
 const TIMEOUT = { timeout: 10_000 };
@@ -37,21 +37,6 @@ function answeringClient(options: ClientOptions): Client {
   }));
   client.setRequestHandler('roots/list', async () => ({ roots: ROOTS }));
   return client;
-}
-
-/** A raw request with the headers as given (Host included), for the refusals fetch() would not let a client send. */
-function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 export interface RuntimeChecks {
@@ -144,7 +129,7 @@ export function fetchRuntimeChecks(url: () => string, { sessions }: RuntimeCheck
 
   describe('the transport refuses as serveHttp does', () => {
     const post = (headers: Record<string, string>, body: string) =>
-      raw(url(), 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body);
+      rawRequest(url(), 'POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body);
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
     it('a foreign Host (DNS rebinding): 403 TYPEMCP_HTTP_FORBIDDEN_HOST', async () => {
@@ -167,7 +152,7 @@ export function fetchRuntimeChecks(url: () => string, { sessions }: RuntimeCheck
     });
 
     it('GET /livez answers (beside the MCP endpoint, under its prefix if any)', async () => {
-      const answer = await raw(new URL('livez', url()).href, 'GET', {});
+      const answer = await rawRequest(new URL('livez', url()).href, 'GET', {});
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
     });
