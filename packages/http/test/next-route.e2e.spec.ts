@@ -22,7 +22,7 @@ jest.setTimeout(60_000);
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURE = path.join(__dirname, 'fixtures/next-app');
 const TIMEOUT = { timeout: 10_000 };
-/** Next.js telemetry off (no outbound call), and the scratch folder's own npm cache use. */
+/** Next.js telemetry off (no outbound call); npm installs from its cache first (what the lock installed is there). */
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', npm_config_prefer_offline: 'true' };
 
 /** The version this repository's lock installed, so the scratch install is served from npm's cache. */
