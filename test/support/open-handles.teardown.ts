@@ -37,11 +37,19 @@ function describe(handle: Handle): string {
   return kind;
 }
 
-export default function reportOpenHandles(): void {
+/** Handles still open now, but jest's own stdio. */
+function openHandles(): Handle[] {
   const active = (process as unknown as { _getActiveHandles(): Handle[] })._getActiveHandles();
-  const left = active.filter(
+  return active.filter(
     (h) => (h as unknown) !== process.stdout && (h as unknown) !== process.stderr && (h as unknown) !== process.stdin && h.hasRef?.() !== false,
   );
+}
+
+export default async function reportOpenHandles(): Promise<void> {
+  // Right after the last suite, handles its afterAll closed may still be closing (their close
+  // callbacks not yet run): give them a moment, then report only what is still open.
+  if (openHandles().length > 0) await new Promise((resolve) => setTimeout(resolve, 250).unref());
+  const left = openHandles();
   if (left.length === 0) return;
   process.stderr.write(`jest: ${left.length} handle(s) left open by the suites (forceExit ends the run):\n${left.map((h) => `  ${describe(h)}`).join('\n')}\n`);
 }
