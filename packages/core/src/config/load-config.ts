@@ -7,18 +7,16 @@
  * overrides a variable the environment already has. It is applied here rather than by
  * `loadEnvFile` so it reaches the environment object being read, whichever that is.
  */
-import type { ValidationError } from 'class-validator';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
 import { offerEntryValidators } from '../manifest/schema-manifest.js';
-import { asyncConstraintsRegistered } from '../pipeline/argument-pipeline.js';
-import { DtoValidator, type DtoResult } from '../pipeline/dto-validator.js';
+import { DtoValidator, refine, type DtoResult } from '../pipeline/dto-validator.js';
 import { schemaProblems } from '../pipeline/problems.js';
-import { classTransformer, classValidator } from '../pipeline/validation-libraries.js';
-import { TRANSFORM_OPTIONS, VALIDATOR_OPTIONS } from '../pipeline/validation-options.js';
+import { classTransformer } from '../pipeline/validation-libraries.js';
+import { TRANSFORM_OPTIONS } from '../pipeline/validation-options.js';
 import { DtoSchemaFactory } from '../schema/index.js';
 import { ConfigurationError, type ConfigurationProblem } from './configuration.error.js';
 import { envNameOf } from './env.decorator.js';
@@ -47,14 +45,6 @@ function problemOf(message: string, variables: ReadonlyMap<string, string>, valu
   return { variable, message: text };
 }
 
-/** class-validator's faults on the top-level fields of a flat DTO, worded as DtoValidator words them. */
-const fieldProblems = (errors: readonly ValidationError[]): string[] =>
-  errors.flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((message) =>
-      message.startsWith(`${e.property} `) ? `\`${e.property}\`${message.slice(e.property.length)}` : `\`${e.property}\`: ${message}`,
-    ),
-  );
-
 /**
  * `plain` checked as DtoValidator.input checks it: the schema, then class-validator. A flat schema
  * is checked without Ajv (the same messages, see flat-schema-check.ts), and class-validator then
@@ -69,11 +59,7 @@ export function checkConfig<T extends object>(
   const errors = flatSchemaErrors(schemas.forClass(config), plain);
   if (errors === undefined) return new DtoValidator(schemas).input(config, plain);
   if (errors.length > 0) return { ok: false, problems: schemaProblems(errors) };
-  const value = classTransformer().plainToInstance(config, plain, TRANSFORM_OPTIONS);
-  const settle = (faults: ValidationError[]): DtoResult<T> => (faults.length ? { ok: false, problems: fieldProblems(faults) } : { ok: true, value });
-  return asyncConstraintsRegistered()
-    ? classValidator().validate(value, VALIDATOR_OPTIONS).then(settle)
-    : settle(classValidator().validateSync(value, VALIDATOR_OPTIONS));
+  return refine(classTransformer().plainToInstance(config, plain, TRANSFORM_OPTIONS));
 }
 
 /**

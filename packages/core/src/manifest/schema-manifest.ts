@@ -144,8 +144,9 @@ const ownDirs = (): { core: string; protocol: string } => {
 /**
  * Project files loaded so far: CommonJS modules outside node_modules (the code that builds the
  * schemas). @typemcp/core's and @typemcp/protocol's own files are left out wherever they are
- * (linked from a workspace, as in this repository): their versions are in the fingerprint; so is
- * typemcp.validators.cjs, which the build writes with the manifest.
+ * (linked from a workspace, as in this repository): their versions are in the fingerprint.
+ * typemcp.validators.cjs, which the build writes with the manifest, is left out too: its
+ * validators are keyed by their schemas' text, so it needs no fingerprint.
  * `check` drops entries whose file is gone (writing); start-up skips those stat calls, since a
  * file that is gone fails its hash anyway.
  */

@@ -74,6 +74,15 @@ function flatten(errors: ValidationError[], path = ''): string[] {
 
 const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> => (errors.length ? { ok: false, problems: flatten(errors) } : { ok: true, value });
 
+/** class-validator on a DTO instance, for what its schema could not say (loadConfig's flat path runs it too). */
+export function refine<T>(value: T): DtoResult<T> | Promise<DtoResult<T>> {
+  if (asyncConstraintsRegistered())
+    return classValidator()
+      .validate(value as object, VALIDATOR_OPTIONS)
+      .then((errors) => outcome(value, errors));
+  return outcome(value, classValidator().validateSync(value as object, VALIDATOR_OPTIONS));
+}
+
 /** Checks DTO inputs and outputs for one server (one schema factory, one set of options). */
 export class DtoValidator {
   private inputAjv?: Ajv2020;
@@ -105,7 +114,7 @@ export class DtoValidator {
     const value =
       (plan.scalars && scalarInstance(dto, data as object, plan.scalars)) ?? (classTransformer().plainToInstance(dto, data, TRANSFORM_OPTIONS) as T);
     if (plan.exact) return { ok: true, value };
-    return this.refine(value);
+    return refine(value);
   }
 
   /**
@@ -120,18 +129,9 @@ export class DtoValidator {
     const plan = this.plan(dto, 'output');
     if (!plan.check(plain)) return { ok: false, problems: schemaProblems(plan.check.errors as ErrorObject[], 'the result') };
     if (plan.exact) return { ok: true, value: plain };
-    const checked = this.refine(classTransformer().plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
+    const checked = refine(classTransformer().plainToInstance(dto, structuredClone(plain), TRANSFORM_OPTIONS) as object);
     const settle = (r: DtoResult<object>): DtoResult<JsonObject> => (r.ok ? { ok: true, value: plain } : r);
     return isThenable(checked) ? checked.then(settle) : settle(checked);
-  }
-
-  /** class-validator, for what the schema could not say. */
-  private refine<T>(value: T): DtoResult<T> | Promise<DtoResult<T>> {
-    if (asyncConstraintsRegistered())
-      return classValidator()
-        .validate(value as object, VALIDATOR_OPTIONS)
-        .then((errors) => outcome(value, errors));
-    return outcome(value, classValidator().validateSync(value as object, VALIDATOR_OPTIONS));
   }
 
   private plan(dto: ClassType, direction: 'input' | 'output'): Plan {

@@ -169,12 +169,13 @@ export function schemasCheckedAtBuild(): readonly { direction: ValidatorDirectio
  * `TYPEMCP_VALIDATORS=off`, or a build in progress, which records the schema instead).
  */
 export function precompiledValidator(direction: ValidatorDirection, schema: object): ValidateFunction | undefined {
-  if (typeof process === 'undefined') return undefined;
-  if (process.env?.TYPEMCP_MANIFEST_OUT) {
+  // A Worker without nodejs_compat has no `process`: no build in progress and nothing turned off there.
+  const env = typeof process === 'undefined' ? undefined : process.env;
+  if (env?.TYPEMCP_MANIFEST_OUT) {
     checkedAtBuild.set(keyOf(direction, JSON.stringify(schema)), { direction, schema: schema as JsonObject });
     return undefined;
   }
-  if (process.env?.TYPEMCP_VALIDATORS === 'off') return undefined;
+  if (env?.TYPEMCP_VALIDATORS === 'off') return undefined;
   table ??= buildTable();
   if (table.size === 0) return undefined;
   const entry = table.get(keyOf(direction, JSON.stringify(schema)));
