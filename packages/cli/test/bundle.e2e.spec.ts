@@ -33,12 +33,15 @@ function bareFolder(): string {
   return dir;
 }
 
-/** Copies a bundle and its source map to `dir/<relative>`; returns the bundle's new path. */
+/** The bundle's code beside its launcher (`main.js` -> `main.code.js`). */
+const codeOf = (launcher: string) => launcher.replace(/\.js$/, '.code.js');
+
+/** Copies a bundle (its launcher, its code and the code's source map) to `dir/<relative>`; returns the launcher's new path. */
 function copyBundle(bundle: string, dir: string, relative: string): string {
   const target = path.join(dir, relative);
   mkdirSync(path.dirname(target), { recursive: true });
   copyFileSync(bundle, target);
-  copyFileSync(`${bundle}.map`, `${target}.map`);
+  for (const suffix of ['', '.map']) copyFileSync(`${codeOf(bundle)}${suffix}`, `${codeOf(target)}${suffix}`);
   return target;
 }
 
@@ -57,7 +60,9 @@ describe('typemcp build --bundle of a generated project', () => {
     const built = await typemcp(['build', '--bundle'], dir, { ...process.env, NODE_ENV: 'production' });
     expect(built.stderr).toBe('');
     expect(built).toMatchObject({ code: 0 });
-    expect(built.stdout).toMatch(/bundled dist\/bundle\/main\.js \(\d+ KiB, \d+ modules, manifest and 0 views inside\)/);
+    expect(built.stdout).toMatch(
+      /bundled dist\/bundle\/main\.code\.js \(\d+ KiB, \d+ modules, manifest and 0 views inside\) and its launcher dist\/bundle\/main\.js/,
+    );
     bundle = path.join(dir, 'dist', 'bundle', 'main.js');
     run = bareFolder();
   });
@@ -131,13 +136,13 @@ describe('typemcp build --bundle of a generated project', () => {
   });
 
   it('carries only the validators the project uses: no libphonenumber-js without @IsPhoneNumber, which brings it', async () => {
-    const source = readFileSync(bundle, 'utf8');
+    const source = readFileSync(codeOf(bundle), 'utf8');
     // esbuild names every module it keeps in a comment: these are the ES builds.
     expect(source).toMatch(/\/\/ .*node_modules\/class-validator\/esm2015\/decorator\/typechecker\/IsString\.js/);
     expect(source).toMatch(/\/\/ .*node_modules\/class-transformer\/esm2015\//);
     expect(source).not.toMatch(/class-validator\/cjs\//);
     expect(source).not.toMatch(/libphonenumber-js/);
-    const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+    const map = JSON.parse(readFileSync(`${codeOf(bundle)}.map`, 'utf8')) as { sources: string[] };
     expect(map.sources.some((s) => s.endsWith('src/services/echo.service.ts'))).toBe(true);
 
     // The control: one @IsPhoneNumber, and libphonenumber-js is in.
@@ -151,7 +156,7 @@ describe('typemcp build --bundle of a generated project', () => {
     expect(await runNode(TSC, ['-p', 'tsconfig.build.json'], dir)).toMatchObject({ code: 0 });
     const withPhone = path.join(dir, 'dist', 'phone', 'main.js');
     expect(await typemcp(['build', '--bundle', 'dist/phone/main.js'], dir)).toMatchObject({ code: 0 });
-    expect(readFileSync(withPhone, 'utf8')).toMatch(/\/\/ .*node_modules\/libphonenumber-js\//);
+    expect(readFileSync(codeOf(withPhone), 'utf8')).toMatch(/\/\/ .*node_modules\/libphonenumber-js\//);
   });
 });
 

@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import { formatListing, formatToolResult, installAdvice, itemNames, parseToolArgs } from '../src/index';
 import { uriScheme } from '../src/add/names';
+import { asciiOnly } from '../src/commands/bundle-launcher';
+import { runInNewContext } from 'node:vm';
 import { loadTypeScript, SourceEditor } from '../src/add/source-editor';
 import { crashLine } from '../src/dev/dev-log';
 import { formatSwcError } from '../src/dev/register';
@@ -224,5 +226,34 @@ describe('StdioRelay', () => {
     await tick();
     expect(answers.slice(2)).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32603, message: expect.stringContaining('SyntaxError: x') } }]);
     relay.close();
+  });
+});
+
+describe('asciiOnly (the bundle written as ASCII)', () => {
+  /** The value of the expression `source`, evaluated. */
+  const evaluate = (source: string): unknown => runInNewContext(source);
+
+  it('escapes what esbuild leaves (regular expression literals): the same expressions, in ASCII', () => {
+    const cases: Array<[string, string[]]> = [
+      ['/^[A-ZÁČĎÉ]+$/i', ['ČÁD', 'čád', 'CAT', 'ÿ']],
+      ['/^[А-Я]+$/i', ['ПРИВЕТ', 'привет', 'HELLO']],
+      ['/[😀-😂]/u', ['😁', 'x', '\ud83d']],
+      ['/😀/', ['😀', '\ud83d']],
+      ['/\\\\é/', ['\\é', 'é']],
+    ];
+    for (const [literal, inputs] of cases) {
+      const escaped = asciiOnly(literal);
+      expect(escaped).not.toMatch(/[\u0080-\uffff]/);
+      const [before, after] = [evaluate(literal), evaluate(escaped)] as RegExp[];
+      for (const input of inputs) expect([literal, input, after!.test(input)]).toEqual([literal, input, before!.test(input)]);
+    }
+    // Comments and ASCII text are left as they are.
+    expect(asciiOnly('/* café */ x')).toBe('/* caf\\u00e9 */ x');
+    expect(asciiOnly('const a = "plain";')).toBe('const a = "plain";');
+  });
+
+  it('leaves the whole source as it is where a character stands after an odd run of backslashes (an identity escape)', () => {
+    const source = 'const r = /\\é/; const s = /Á/;';
+    expect(asciiOnly(source)).toBe(source);
   });
 });

@@ -12,7 +12,7 @@
  * schemas anew and compares them with the manifest it carries.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import type { CommandResult } from './command-result.js';
@@ -57,27 +57,36 @@ interface Manifest {
   extensions?: Record<string, unknown>;
 }
 
-/** Runs `entry` with TYPEMCP_MANIFEST_OUT=`out`; rejects with the reason when no manifest came out. */
-function generate(entry: string, args: string[], out: string, cwd: string, env: Record<string, string> = {}): Promise<void> {
+/** How a run of the entry ended: its exit code (null when killed), why in words, its stderr. */
+interface EntryOutcome {
+  code: number | null;
+  why: string;
+  stderr: string;
+}
+
+/** Runs `entry` (with `env` over this process's environment) until it exits, or kills it after BUILD_TIMEOUT_MS. */
+function runEntry(entry: string, args: string[], cwd: string, env: Record<string, string>): Promise<EntryOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], {
-      cwd,
-      env: { ...process.env, TYPEMCP_MANIFEST_OUT: out, TYPEMCP_MANIFEST: 'off', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(process.execPath, [entry, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const shown = path.relative(cwd, entry) || entry;
-      if (code === 0 && existsSync(out)) return resolve();
       const why = signal === 'SIGKILL' ? `did not reach listen() within ${BUILD_TIMEOUT_MS / 1000} s` : `exited with ${signal ?? `code ${code}`}`;
-      const hint = code === 0 ? ' without calling listen() on a TypeMCP server (the manifest is written there)' : '';
-      reject(new Error(`${shown} ${why}${hint}${stderr.trim() ? `:\n${stderr.trim()}` : ''}`));
+      resolve({ code, why, stderr: stderr.trim() });
     });
   });
+}
+
+/** Runs `entry` with TYPEMCP_MANIFEST_OUT=`out`; rejects with the reason when no manifest came out. */
+async function generate(entry: string, args: string[], out: string, cwd: string, env: Record<string, string> = {}): Promise<void> {
+  const outcome = await runEntry(entry, args, cwd, { TYPEMCP_MANIFEST_OUT: out, TYPEMCP_MANIFEST: 'off', ...env });
+  if (outcome.code === 0 && existsSync(out)) return;
+  const shown = path.relative(cwd, entry) || entry;
+  const hint = outcome.code === 0 ? ' without calling listen() on a TypeMCP server (the manifest is written there)' : '';
+  throw new Error(`${shown} ${outcome.why}${hint}${outcome.stderr ? `:\n${outcome.stderr}` : ''}`);
 }
 
 const readManifest = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Manifest;
@@ -150,12 +159,12 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     );
     if (options.bundle) {
       const bundled = await writeBundle(entry, bundleFile(entry, options.bundle, cwd), manifest, views, options.minify, hasValidators ? validators : undefined);
-      const relative = path.relative(cwd, bundled.outFile);
-      const shown = relative && !relative.startsWith('..') ? relative : bundled.outFile;
+      const shown = shownPath(bundled.outFile, cwd);
       log(
-        `typemcp build: bundled ${shown} (${Math.round(bundled.bytes / 1024)} KiB, ${bundled.inputs.length} modules, manifest and ${views.length} view${views.length === 1 ? '' : 's'} inside); ` +
-          `run it with node --enable-source-maps ${shown} for stack traces in the sources`,
+        `typemcp build: bundled ${shownPath(bundled.codeFile, cwd)} (${Math.round(bundled.bytes / 1024)} KiB, ${bundled.inputs.length} modules, manifest and ${views.length} view${views.length === 1 ? '' : 's'} inside) and its launcher ${shown}; ` +
+          `run it with node ${shown} (node --enable-source-maps ${shown} for stack traces in the sources)`,
       );
+      log(await trainCodeCache(bundled, options.args ?? [], cwd));
     }
     return 0;
   }
@@ -187,6 +196,31 @@ export async function buildManifest(options: BuildOptions = {}): Promise<number>
     rmSync(fresh, { force: true });
     rmSync(freshValidators, { force: true });
   }
+}
+
+/** `file` relative to `cwd` when it is inside it. */
+function shownPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative && !relative.startsWith('..') ? relative : file;
+}
+
+/**
+ * Starts the bundle once, up to `listen()` (as the manifest's run), with TYPEMCP_CODE_CACHE_OUT
+ * set: its launcher writes the code cache of that start beside it (bundle-launcher.ts). Valid for
+ * this Node only; elsewhere the bundle makes its own at its first start. A failure costs the
+ * first start its speed, not the build: it is reported, not thrown.
+ */
+async function trainCodeCache(bundled: BundledServer, args: string[], cwd: string): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- bundle-launcher.ts loads only for --bundle
+  const { codeCacheFileOf } = require('./bundle-launcher.js') as typeof import('./bundle-launcher.js');
+  const cache = codeCacheFileOf(bundled.codeFile);
+  rmSync(cache, { force: true });
+  const outcome = await runEntry(bundled.outFile, args, cwd, { TYPEMCP_CODE_CACHE_OUT: cache });
+  if (outcome.code === 0 && existsSync(cache)) {
+    return `typemcp build: wrote ${shownPath(cache, cwd)} (${Math.round(statSync(cache).size / 1024)} KiB, the code cache of a start on Node ${process.versions.node})`;
+  }
+  const why = outcome.code === 0 ? 'no cache was written' : `the start ${outcome.why}`;
+  return `typemcp build: no code cache for ${shownPath(bundled.codeFile, cwd)} (${why}); the bundle makes one at its first start${outcome.stderr ? `:\n${outcome.stderr}` : ''}`;
 }
 
 /** The bundle `--bundle` names. */
@@ -224,7 +258,12 @@ async function checkBundle(bundle: string, args: string[], cwd: string, log: (li
   const fresh = path.join(path.dirname(bundle), `.bundle-check-${process.pid}.json`);
   const embeddedFile = path.join(path.dirname(bundle), `.bundle-embedded-${process.pid}.json`);
   try {
-    await generate(bundle, args, fresh, cwd, { TYPEMCP_MANIFEST_EMBEDDED_OUT: embeddedFile, TYPEMCP_VALIDATORS_OUT: `${fresh}.validators.cjs` });
+    // TYPEMCP_CODE_CACHE=off: a derivation is not a start, its compiled code is no cache to keep.
+    await generate(bundle, args, fresh, cwd, {
+      TYPEMCP_MANIFEST_EMBEDDED_OUT: embeddedFile,
+      TYPEMCP_VALIDATORS_OUT: `${fresh}.validators.cjs`,
+      TYPEMCP_CODE_CACHE: 'off',
+    });
     const embedded = JSON.parse(readFileSync(embeddedFile, 'utf8')) as Manifest | null;
     if (!embedded) {
       log(`typemcp build --check: ${shown} carries no schema manifest; run typemcp build --bundle to rebuild it`);

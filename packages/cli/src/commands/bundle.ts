@@ -1,8 +1,9 @@
 /**
  * The `--bundle` step of `typemcp build`: the compiled entry (tsc's CommonJS output, decorator
  * metadata already emitted by TypeScript itself: esbuild only bundles, it compiles nothing) and
- * everything it requires become one self-contained file, `dist/bundle/main.js` for
- * `dist/main.js`, with its source map. Inside it:
+ * everything it requires become one self-contained file, `dist/bundle/main.code.js` for
+ * `dist/main.js`, with its source map, run by a small launcher, `dist/bundle/main.js`, that keeps
+ * a V8 code cache of it (bundle-launcher.ts). Inside the bundle:
  *
  * - the schema manifest `typemcp build` has just generated from the same code, and the MCP Apps
  *   views it has just bundled, each a constant put at the top of the one module that reads it
@@ -21,14 +22,22 @@
  *
  * esbuild is loaded only here.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type * as Esbuild from 'esbuild';
 import { UsageError } from '../usage.error.js';
+import { asciiOnly, codeFileOf, launcherSource } from './bundle-launcher.js';
 
 /** What {@link bundleServer} wrote. */
 export interface BundledServer {
+  /** The launcher: what runs the bundle (`node <outFile>`). */
   readonly outFile: string;
+  /** The bundle itself, beside the launcher (`main.code.js` for `main.js`): it also runs alone. */
+  readonly codeFile: string;
+  /** Its first 16 hexadecimal digits of SHA-256, which key its code cache. */
+  readonly digest: string;
+  /** The size of the bundle (the code file). */
   readonly bytes: number;
   /** Every input file of the bundle (relative to the working directory), from esbuild's metafile. */
   readonly inputs: readonly string[];
@@ -39,7 +48,7 @@ export interface BundledServer {
 export interface BundleServerOptions {
   /** The compiled entry (tsc's output). */
   entry: string;
-  /** The bundle to write. */
+  /** The launcher to write; the bundle goes beside it ({@link codeFileOf}). */
   outFile: string;
   /** The manifest to embed (the parsed typemcp.manifest.json). */
   manifest: unknown;
@@ -58,8 +67,8 @@ export function defaultBundleFile(entry: string): string {
 
 /**
  * Opening lines of the bundle. No compile cache from inside: `module.enableCompileCache()` covers
- * the modules loaded after it, and a bundle is one module already being compiled (measured: no
- * gain, bench/cold-start-bundle.mjs). NODE_COMPILE_CACHE=<dir>, set where it runs, caches it.
+ * the modules loaded after it, and a bundle is one module already being compiled; the launcher
+ * beside it keeps one (bundle-launcher.ts).
  */
 const BANNER = ['#!/usr/bin/env node', '// Bundled by `typemcp build --bundle`. Stack traces in the sources: node --enable-source-maps', "'use strict';"].join(
   '\n',
@@ -223,12 +232,13 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
   const words = new Set<string>();
   for (const file of scan.outputFiles ?? []) if (!file.path.endsWith('.map')) for (const word of file.text.match(WORD) ?? []) words.add(word);
 
+  const codeFile = codeFileOf(options.outFile);
   const written = await runBuild(
     esbuild,
     {
       ...common,
-      outfile: options.outFile,
-      write: true,
+      outfile: codeFile,
+      write: false,
       sourcemap: 'linked',
       minifyWhitespace: options.minify ?? false,
       minifySyntax: options.minify ?? false,
@@ -238,9 +248,20 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
     },
     options.entry,
   );
+  mkdirSync(path.dirname(codeFile), { recursive: true });
+  let code = '';
+  for (const file of written.outputFiles ?? []) {
+    if (file.path.endsWith('.map')) writeFileSync(file.path, file.contents);
+    else code = asciiOnly(file.text);
+  }
+  writeFileSync(codeFile, code);
+  const digest = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  writeFileSync(options.outFile, launcherSource(path.basename(codeFile), digest), { mode: 0o755 });
   return {
     outFile: options.outFile,
-    bytes: readFileSync(options.outFile).length,
+    codeFile,
+    digest,
+    bytes: Buffer.byteLength(code),
     inputs: Object.keys(written.metafile.inputs),
     metafile: written.metafile,
   };

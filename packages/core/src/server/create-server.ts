@@ -306,7 +306,9 @@ export class TypeMcpServer {
    *
    * Under `typemcp build` (environment `TYPEMCP_MANIFEST_OUT=<file>`) it serves nothing: it writes
    * the schema manifest of every server built so far in this process to that file and ends the
-   * process (exit code 0).
+   * process (exit code 0). So it does when `typemcp build --bundle` trains the bundle's code cache
+   * (`TYPEMCP_CODE_CACHE_OUT=<file>`, which the bundle's launcher writes as the process ends):
+   * everything up to here is what a start compiles, before any `onInit()` hook runs.
    */
   listen(options: StdioListenOptions): Promise<StdioConnection>;
   listen(options: HttpListenOptions): Promise<HttpListenerHandle>;
@@ -315,6 +317,10 @@ export class TypeMcpServer {
     const manifestOut = process.env.TYPEMCP_MANIFEST_OUT;
     if (manifestOut) {
       writeSchemaManifest(manifestOut);
+      process.exit(0);
+    }
+    if (process.env.TYPEMCP_CODE_CACHE_OUT) {
+      if (options.transport === 'http') loadHttp(); // the module's own start-up, compiled for the cache
       process.exit(0);
     }
     if (options.transport !== 'stdio' && options.transport !== 'http') {
