@@ -11,9 +11,16 @@
 //   unbundled       dist/main.js, NODE_DISABLE_COMPILE_CACHE=1
 //   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
 //                   warmed by the unmeasured first start
-//   bundled         dist/bundle/main.js (manifest inside), NODE_DISABLE_COMPILE_CACHE=1
-//   bundled+cache   dist/bundle/main.js with NODE_COMPILE_CACHE=<a folder> (one module: only an
-//                   environment variable, read before the entry loads, can cache it)
+//   bundled, no cache        dist/bundle/main.js (its launcher, which then requires the bundle,
+//                   main.code.js: manifest inside) with TYPEMCP_CODE_CACHE=off and
+//                   NODE_DISABLE_COMPILE_CACHE=1: a first start anywhere
+//   bundled+node cache       the same with Node's compile cache, NODE_COMPILE_CACHE=<a folder>
+//                   (kept before the bundle runs: its top level only)
+//   bundled, build's cache   dist/bundle/main.js as deployed by a build on the same Node: the code
+//                   cache `typemcp build --bundle` trains (a start up to listen()), trained here
+//                   with each Node (TYPEMCP_CODE_CACHE_OUT), put back before every spawn
+//   bundled         dist/bundle/main.js after its first start has renewed that cache with what it
+//                   compiled (the warm-up start below): every later start
 //   sdk2            bench/servers/sdk2-add.mjs: the official SDK 2.x server (@modelcontextprotocol/server)
 // Every server runs with the same minimal environment (bench/lib/process.mjs: PATH and HOME, never
 // this process's), NODE_ENV=production (JSON logs, as deployed) and its case's compile-cache
@@ -82,9 +89,26 @@ run(
 fs.symlinkSync(path.join(repo, 'node_modules'), path.join(project, 'node_modules'), 'dir');
 run(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], project);
 run(process.execPath, [path.join(repo, 'packages/cli/dist/bin.js'), 'build', '--bundle'], project);
-const bundleBytes = fs.statSync(path.join(project, 'dist/bundle/main.js')).size;
+const bundleBytes = fs.statSync(path.join(project, 'dist/bundle/main.code.js')).size;
 
 const NO_CACHE = { NODE_DISABLE_COMPILE_CACHE: '1' };
+const launcher = path.join(project, 'dist/bundle/main.js');
+/** A folder of this run's own for each Node's code cache of the bundle (TYPEMCP_CODE_CACHE=<folder>). */
+const codeCacheDir = (major, kind) => path.join(parent, `code-cache-node${major}-${kind}`);
+/** The bundle's code cache trained by `<node> dist/bundle/main.js` with TYPEMCP_CODE_CACHE_OUT, as `typemcp build --bundle` does with its own node. */
+function trainCodeCache(node, major) {
+  const trained = path.join(parent, `trained-node${major}.cache`);
+  const r = spawnSync(node, [launcher], { cwd: project, env: serverEnv({ NODE_ENV: 'production', TYPEMCP_CODE_CACHE_OUT: trained }), stdio: 'ignore' });
+  if (r.status !== 0 || !fs.existsSync(trained)) throw new Error(`node ${major}: training the code cache exited ${r.status ?? r.signal}`);
+  return trained;
+}
+/** Puts the trained cache where the launcher reads it (a start killed before 2 s renews nothing, the warm-up would). */
+function restoreTrained(server) {
+  const dir = codeCacheDir(server.major, 'build');
+  fs.mkdirSync(dir, { recursive: true });
+  const digest = /typemcp-code-cache 1 (\w+) /.exec(fs.readFileSync(server.trained, 'latin1').slice(0, 200))[1];
+  fs.copyFileSync(server.trained, path.join(dir, `${digest}.cache`));
+}
 const classValidator = ['--require', createRequire(import.meta.url).resolve('class-validator')];
 const KINDS = [
   { name: 'raw', file: here('./servers/raw-echo.mjs') },
@@ -97,13 +121,24 @@ const KINDS = [
   },
   { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
   { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
-  { name: 'bundled', file: path.join(project, 'dist/bundle/main.js'), env: NO_CACHE },
-  { name: 'bundled+cache', file: path.join(project, 'dist/bundle/main.js'), env: { NODE_COMPILE_CACHE: path.join(parent, 'bundle-compile-cache') } },
+  { name: 'bundled, no cache', file: launcher, env: { ...NO_CACHE, TYPEMCP_CODE_CACHE: 'off' } },
+  { name: 'bundled+node cache', file: launcher, env: { TYPEMCP_CODE_CACHE: 'off', NODE_COMPILE_CACHE: path.join(parent, 'bundle-compile-cache') } },
+  { name: "bundled, build's cache", file: launcher, codeCache: 'build', before: restoreTrained },
+  { name: 'bundled', file: launcher, codeCache: 'run' },
   { name: 'sdk2', file: here('./servers/sdk2-add.mjs') },
 ];
 const SERVERS = opts.nodes.flatMap((major) => {
   const node = nodeBinary(major);
-  return KINDS.map((k) => ({ ...k, name: `node${major} ${k.name}`, kind: k.name, major, node }));
+  const trained = trainCodeCache(node, major);
+  return KINDS.map((k) => ({
+    ...k,
+    name: `node${major} ${k.name}`,
+    kind: k.name,
+    major,
+    node,
+    trained,
+    env: k.codeCache ? { TYPEMCP_CODE_CACHE: codeCacheDir(major, k.codeCache) } : k.env,
+  }));
 });
 
 const INITIALIZE = `${JSON.stringify({
@@ -122,6 +157,7 @@ const INITIALIZE = `${JSON.stringify({
 function once(server, graceful = false) {
   return new Promise((resolve, reject) => {
     const env = serverEnv({ NODE_ENV: 'production', ...server.env });
+    server.before?.(server);
     const t0 = performance.now();
     const child = spawn(server.node, [...(server.pre ?? []), server.file], { cwd: project, stdio: ['pipe', 'pipe', 'ignore'], env });
     let out = '';
@@ -152,7 +188,9 @@ function once(server, graceful = false) {
 }
 
 const perServer = Object.fromEntries(SERVERS.map((s) => [s.name, []]));
-for (const s of SERVERS) await once(s, true); // one unmeasured start each, ended by its stdin: disk caches, and the compile caches written
+// One unmeasured start each, ended by its stdin: disk caches, and the compile caches written
+// (the bundle's own code cache renewed after its start: the 'bundled' rows; the build's is put back).
+for (const s of SERVERS) await once(s, true);
 for (let round = 0; round < opts.rounds; round++) {
   // One spawn of each server in turn, --spawns times: a burst of load from elsewhere on the
   // machine falls on all of them alike rather than on the one whose turn it was.
