@@ -155,8 +155,8 @@ describe('the code cache of a bundle', () => {
   it("is off with TYPEMCP_CODE_CACHE=off, NODE_DISABLE_COMPILE_CACHE=1 and under --enable-source-maps (Node's loader then loads the bundle)", async () => {
     const before = readFileSync(cacheFile());
     const code = path.join(folder, 'main.code.js');
-    expect(await start({ TYPEMCP_CODE_CACHE: 'off' })).toEqual([`code cache off (TYPEMCP_CODE_CACHE=off): loading ${code}`]);
-    expect(await start({ NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual([`code cache off (NODE_DISABLE_COMPILE_CACHE): loading ${code}`]);
+    expect(await start({ TYPEMCP_CODE_CACHE: 'off' })).toEqual([`code cache off (environment TYPEMCP_CODE_CACHE=off): loading ${code}`]);
+    expect(await start({ NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual([`code cache off (environment NODE_DISABLE_COMPILE_CACHE): loading ${code}`]);
     expect(await start({}, ['--enable-source-maps'])).toEqual([`code cache off (source maps enabled): loading ${code}`]);
     expect(readFileSync(cacheFile()).equals(before)).toBe(true);
   });

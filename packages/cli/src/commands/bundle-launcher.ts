@@ -74,8 +74,8 @@ export function launcherSource(codeName: string, digest: string): string {
   const train = env.TYPEMCP_CODE_CACHE_OUT;
   const debug = /\\btypemcp\\b/i.test(env.NODE_DEBUG || '') ? (line) => process.stderr.write('TYPEMCP ' + process.pid + ': ' + line + '\\n') : () => {};
   const off =
-    setting === 'off' ? 'TYPEMCP_CODE_CACHE=off'
-    : env.NODE_DISABLE_COMPILE_CACHE ? 'NODE_DISABLE_COMPILE_CACHE'
+    setting === 'off' ? 'environment TYPEMCP_CODE_CACHE=off'
+    : env.NODE_DISABLE_COMPILE_CACHE ? 'environment NODE_DISABLE_COMPILE_CACHE'
     : process.sourceMapsEnabled ? 'source maps enabled'
     : process.versions.bun || process.versions.deno || typeof Bun !== 'undefined' || typeof Deno !== 'undefined' ? 'not Node'
     : undefined;
