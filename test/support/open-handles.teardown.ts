@@ -47,8 +47,10 @@ function openHandles(): Handle[] {
 
 export default async function reportOpenHandles(): Promise<void> {
   // Right after the last suite, handles its afterAll closed may still be closing (their close
-  // callbacks not yet run): give them a moment, then report only what is still open.
-  if (openHandles().length > 0) await new Promise((resolve) => setTimeout(resolve, 250).unref());
+  // callbacks not yet run): give them a moment, then report only what is still open. The timer
+  // must keep the process alive: unref'd, the loop empties once those handles close, Node exits
+  // with 0 before jest has set its exit code, and a failed run passes (test/jest-exit-code.spec.ts).
+  if (openHandles().length > 0) await new Promise((resolve) => setTimeout(resolve, 250));
   const left = openHandles();
   if (left.length === 0) return;
   process.stderr.write(`jest: ${left.length} handle(s) left open by the suites (forceExit ends the run):\n${left.map((h) => `  ${describe(h)}`).join('\n')}\n`);
