@@ -10,7 +10,10 @@
 //                   what the validation library's load alone costs before any TypeMCP code runs
 //   unbundled       dist/main.js, NODE_DISABLE_COMPILE_CACHE=1
 //   unbundled+cache dist/main.js with the compile cache its entry enables (src/compile-cache.ts),
-//                   warmed by the unmeasured first start
+//                   warmed by the unmeasured first start; class-validator loads by parts
+//                   (@typemcp/core's lazy index: only the decorators the project reads)
+//   unbundled+cache, class-validator whole   the same with TYPEMCP_LAZY_CLASS_VALIDATOR=off: its
+//                   CommonJS index loads every decorator (with validator.js, libphonenumber-js)
 //   bundled, no cache        dist/bundle/main.js (its launcher, which then requires the bundle,
 //                   main.code.js: manifest inside) with TYPEMCP_CODE_CACHE=off and
 //                   NODE_DISABLE_COMPILE_CACHE=1: a first start anywhere
@@ -121,6 +124,7 @@ const KINDS = [
   },
   { name: 'unbundled', file: path.join(project, 'dist/main.js'), env: NO_CACHE },
   { name: 'unbundled+cache', file: path.join(project, 'dist/main.js') },
+  { name: 'unbundled+cache, class-validator whole', file: path.join(project, 'dist/main.js'), env: { TYPEMCP_LAZY_CLASS_VALIDATOR: 'off' } },
   { name: 'bundled, no cache', file: launcher, env: { ...NO_CACHE, TYPEMCP_CODE_CACHE: 'off' } },
   { name: 'bundled+node cache', file: launcher, env: { TYPEMCP_CODE_CACHE: 'off', NODE_COMPILE_CACHE: path.join(parent, 'bundle-compile-cache') } },
   { name: "bundled, build's cache", file: launcher, codeCache: 'build', before: restoreTrained },

@@ -108,14 +108,15 @@ describe('typemcp build --bundle of a generated project', () => {
 
   it('passes typemcp build --check --bundle, which fails on a bundle whose embedded manifest was altered (and served)', async () => {
     const checked = await typemcp(['build', '--check', '--bundle'], dir);
-    expect(checked.stdout).toMatch(/dist\/bundle\/main\.js carries the schemas its own code derives \(1 schemas\)/);
+    // The echo tool's input and the configuration class loadConfig reads (loadConfig(AppConfig):input).
+    expect(checked.stdout).toMatch(/dist\/bundle\/main\.js carries the schemas its own code derives \(2 schemas\)/);
     expect(checked).toMatchObject({ code: 0 });
 
     // The same bundle with another description in its manifest: served as such, and --check sees it.
     const manifest = JSON.parse(readFileSync(path.join(dir, 'dist', 'typemcp.manifest.json'), 'utf8')) as {
       schemas: Record<string, { schema: { properties: { text: { description: string } } } }>;
     };
-    for (const entry of Object.values(manifest.schemas)) entry.schema.properties.text.description = 'altered in the manifest';
+    manifest.schemas['EchoService.echo:input']!.schema.properties.text.description = 'altered in the manifest';
     const altered = path.join(dir, 'dist', 'altered', 'main.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built module, as the CLI loads it
     const { bundleServer } = require(path.join(ROOT, 'packages/cli/dist/commands/bundle.js')) as typeof import('../src/commands/bundle');

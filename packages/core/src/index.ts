@@ -4,6 +4,10 @@
  * services through a DI container, and serves them on the @typemcp/protocol engine.
  */
 import 'reflect-metadata';
+import { installLazyClassValidator } from './pipeline/lazy-class-validator.js';
+
+// Before the project's DTOs import class-validator: its decorators load one by one, when used.
+installLazyClassValidator();
 
 export { Complete } from './decorators/complete.decorator.js';
 export { Description } from './decorators/description.decorator.js';

@@ -6,7 +6,7 @@
  * `npm run dev`); the built server answers the official SDK client over stdio too.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -141,6 +141,60 @@ describe('create-typemcp --from <checkout>, end to end', () => {
     const checked = await sh(path.join(dir, 'node_modules/.bin/typemcp'), ['build', '--check'], dir);
     expect(checked).toEqual({ code: 0, output: 'typemcp build --check: dist/typemcp.manifest.json matches the schemas derived from the code\n' });
   }, 30_000);
+
+  it('starts by parts: the configuration schema from the manifest, class-validator one decorator at a time', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'dist/typemcp.manifest.json'), 'utf8')) as { schemas: Record<string, unknown> };
+    expect(Object.keys(manifest.schemas)).toContain('loadConfig(AppConfig):input');
+    // At the initialize answer, in the server's own process: what it has loaded.
+    const probe = path.join(parent, 'probe.cjs');
+    writeFileSync(
+      probe,
+      `const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = (chunk, ...rest) => {
+        if (String(chunk).includes('"id":1')) {
+          const files = Object.keys(require.cache);
+          const count = (re) => files.filter((f) => re.test(f)).length;
+          require('node:fs').writeSync(2, 'PROBE ' + JSON.stringify({
+            classValidator: count(/[\\\\/]node_modules[\\\\/]class-validator[\\\\/](?!cjs[\\\\/]index\\.js$)/),
+            libphonenumber: count(/[\\\\/]node_modules[\\\\/]libphonenumber-js[\\\\/]/),
+            converters: count(/class-validator-jsonschema[\\\\/]build[\\\\/]defaultConverters\\.js$/),
+            classTransformerMain: count(/class-transformer[\\\\/]cjs[\\\\/]index\\.js$/),
+          }) + '\\n');
+          process.exit(0);
+        }
+        return write(chunk, ...rest);
+      };`,
+    );
+    const start = (env: Record<string, string>) =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const child = spawn(process.execPath, ['-r', probe, 'dist/main.js'], {
+          cwd: dir,
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: ['pipe', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('error', reject);
+        child.on('close', () => {
+          const line = /^PROBE (.*)$/m.exec(stderr);
+          if (line) resolve(JSON.parse(line[1]!) as Record<string, number>);
+          else reject(new Error(`no answer to initialize:\n${stderr}`));
+        });
+        child.stdin.end(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } })}\n`,
+        );
+      });
+    const parts = await start({});
+    expect(parts).toMatchObject({ libphonenumber: 0, converters: 0, classTransformerMain: 0 });
+    expect(parts.classValidator).toBeGreaterThan(0);
+    expect(parts.classValidator).toBeLessThan(40);
+    // The controls: class-validator whole (about 320 modules with its dependencies), and without
+    // the manifest the converters, which read every decorator's name.
+    const whole = await start({ TYPEMCP_LAZY_CLASS_VALIDATOR: 'off' });
+    expect(whole.classValidator).toBeGreaterThan(100);
+    expect(whole.libphonenumber).toBeGreaterThan(10);
+    expect((await start({ TYPEMCP_MANIFEST: 'off' })).converters).toBe(1);
+  }, 60_000);
 
   it('serves the same through the installed typemcp command', async () => {
     const called = await sh(path.join(dir, 'node_modules/.bin/typemcp'), ['call', 'greet', '--args', '{"name":"Ada"}'], dir);

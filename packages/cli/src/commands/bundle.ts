@@ -18,7 +18,8 @@
  *   would take the whole namespace (esbuild cannot shake what `require` returns, and wraps every
  *   ES module reached through one), so the bundle's entry imports, as ES modules, just the names
  *   the rest of the bundled code mentions and hands those requires that object: a project without
- *   `@IsPhoneNumber` carries no libphonenumber-js.
+ *   `@IsPhoneNumber` carries no libphonenumber-js. (@typemcp/core's table of class-validator's
+ *   modules, for its lazy CommonJS index, is left empty in a bundle: it names them all.)
  *
  * esbuild is loaded only here.
  */
@@ -178,6 +179,12 @@ export async function bundleServer(options: BundleServerOptions): Promise<Bundle
           return { path: file.endsWith('.js') ? file : `${file}.js` };
         });
       }
+      // @typemcp/core's table of class-validator's modules (for its lazy CommonJS index, which a
+      // bundle does not use) names every decorator: left empty, or its words would keep them all.
+      build.onLoad({ filter: /[\\/]pipeline[\\/]class-validator-exports\.js$/ }, (args) => {
+        if (!readFileSync(args.path, 'utf8').includes('CLASS_VALIDATOR_MODULES')) return undefined;
+        return { contents: 'exports.CLASS_VALIDATOR_VERSION = "";\nexports.CLASS_VALIDATOR_MODULES = {};\nexports.CLASS_VALIDATOR_OWN = [];\n', loader: 'js' };
+      });
       // The compiled entry's own `#!` line (the banner has one): made a comment.
       build.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
         if (args.path !== entryFile) return undefined;

@@ -12,12 +12,13 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
-import { offerEntryValidators } from '../manifest/schema-manifest.js';
-import { DtoValidator, refine, type DtoResult } from '../pipeline/dto-validator.js';
+import type { JsonObject } from '@typemcp/protocol';
+import type { SchemaSource } from '../manifest/schema-source.js';
+import { loadSchemaManifest, offerEntryValidators, recordingManifest, recordSchema, schemaKey } from '../manifest/schema-manifest.js';
+import { DtoValidator, instanceOf, refine, type DtoResult } from '../pipeline/dto-validator.js';
 import { schemaProblems } from '../pipeline/problems.js';
-import { classTransformer } from '../pipeline/validation-libraries.js';
-import { TRANSFORM_OPTIONS } from '../pipeline/validation-options.js';
-import { DtoSchemaFactory } from '../schema/index.js';
+import { DtoSchemaFactory, type DtoSchema } from '../schema/index.js';
+import { deepFreeze, mapSubschemas, type Schema } from '../schema/schema-walk.js';
 import { ConfigurationError, type ConfigurationProblem } from './configuration.error.js';
 import { envNameOf } from './env.decorator.js';
 import { envValue } from './env-values.js';
@@ -53,13 +54,42 @@ function problemOf(message: string, variables: ReadonlyMap<string, string>, valu
  */
 export function checkConfig<T extends object>(
   config: ClassType<T>,
-  schemas: DtoSchemaFactory,
+  schemas: Pick<SchemaSource, 'forClass' | 'unknownFields'>,
   plain: Record<string, unknown>,
 ): DtoResult<T> | Promise<DtoResult<T>> {
-  const errors = flatSchemaErrors(schemas.forClass(config), plain);
+  const schema = schemas.forClass(config);
+  const errors = flatSchemaErrors(schema, plain);
   if (errors === undefined) return new DtoValidator(schemas).input(config, plain);
   if (errors.length > 0) return { ok: false, problems: schemaProblems(errors) };
-  return refine(classTransformer().plainToInstance(config, plain, TRANSFORM_OPTIONS));
+  return refine(instanceOf(config, plain, Object.keys(schema.properties ?? {})));
+}
+
+/** `schema` without its `default` keywords (subschema positions only: a property named `default` stays). */
+function withoutDefaults(schema: Schema): Schema {
+  const { default: _default, ...rest } = schema;
+  return mapSubschemas(rest, withoutDefaults);
+}
+
+/**
+ * Where loadConfig's schema of `config` comes from: the schema manifest beside the entry when
+ * `typemcp build` recorded it there (deriving one loads class-validator-jsonschema's converters,
+ * which read the name of every class-validator decorator), else derived (and recorded when a
+ * build runs). Without `default` keywords: a configuration's defaults are its initialisers,
+ * evaluated where it runs (`process.env.NODE_ENV === 'production' ? 'json' : 'pretty'`), and
+ * nothing reads them from the schema; so the recorded schema is the same whatever the build's
+ * environment, and `typemcp build --check` agrees with it in any.
+ */
+function configSchemas(config: ClassType): Pick<SchemaSource, 'forClass' | 'unknownFields'> {
+  const factory = new DtoSchemaFactory();
+  const key = schemaKey(`loadConfig(${config.name})`, 'input', '');
+  const entry = loadSchemaManifest(undefined)?.schemas.get(key);
+  let schema: DtoSchema;
+  if (entry && entry.dto === config.name) schema = deepFreeze(entry.schema) as DtoSchema;
+  else {
+    schema = deepFreeze(withoutDefaults(factory.forClass(config) as Schema)) as DtoSchema;
+    if (recordingManifest()) recordSchema(key, config.name, schema as JsonObject);
+  }
+  return { unknownFields: factory.unknownFields, forClass: (dto) => (dto === config ? schema : factory.forClass(dto)) };
 }
 
 /**
@@ -77,8 +107,12 @@ export async function loadConfig<T extends object>(config: ClassType<T>, options
   if (file && existsSync(file)) {
     for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) if (env[name] === undefined) env[name] = value;
   }
-  const schemas = new DtoSchemaFactory();
-  const properties = Object.entries((schemas.forClass(config).properties ?? {}) as Record<string, object>);
+  // Checked before a server reads its manifest: the precompiled validators beside the entry, if any
+  // (a configuration that is not flat takes DtoValidator's path, see checkConfig).
+  offerEntryValidators();
+  const schemas = configSchemas(config);
+  const schema = schemas.forClass(config);
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, object>);
   const named = new Map(
     getMetadataStorage()
       .membersOf(getMetadataStorage().envVariables, config)
@@ -93,9 +127,6 @@ export async function loadConfig<T extends object>(config: ClassType<T>, options
     plain[property] = envValue(value, schema);
     given.push(value);
   }
-  // Checked before a server reads its manifest: the precompiled validators beside the entry, if any
-  // (a configuration that is not flat takes DtoValidator's path, see checkConfig).
-  offerEntryValidators();
   const result = await checkConfig(config, schemas, plain);
   if (result.ok) return result.value;
   throw new ConfigurationError(

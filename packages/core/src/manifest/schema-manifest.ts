@@ -319,8 +319,11 @@ export function embeddedManifest(): SchemaManifestFile | undefined {
   return typeof TYPEMCP_EMBEDDED_MANIFEST === 'undefined' ? undefined : TYPEMCP_EMBEDDED_MANIFEST;
 }
 
-/** Verified manifests by absolute path (undefined: absent or ignored), once per process. */
-const loadedManifests = new Map<string, LoadedManifest | undefined>();
+/**
+ * Manifests by absolute path, verified once per process: the one to use (undefined: absent or
+ * ignored) and why one is ignored, until the warning has been given.
+ */
+const loadedManifests = new Map<string, { manifest: LoadedManifest | undefined; unsaid?: DefinitionWarning }>();
 
 /** The `TYPEMCP_WARN_STALE_MANIFEST` warning. */
 function staleWarning(file: string, why: string): DefinitionWarning {
@@ -336,33 +339,46 @@ function staleWarning(file: string, why: string): DefinitionWarning {
 /**
  * The manifest start-up uses, verified, or undefined: `option` false, `TYPEMCP_MANIFEST=off`, a
  * build in progress, no file, or a file that does not match this code (reported once, through
- * `warn`). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
+ * the first `warn` given). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
  * directory), else the one a bundle embeds ({@link embeddedManifest}: built from the very code of
  * the bundle, so it is not verified against files), else `typemcp.manifest.json` beside the entry
  * script (`process.argv[1]`).
  */
-export function loadSchemaManifest(option: string | false | undefined, warn: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
+export function loadSchemaManifest(option: string | false | undefined, warn?: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
   const env = process.env.TYPEMCP_MANIFEST;
   if (option === false || env === 'off' || recordingManifest()) return undefined;
   const given = option ?? (env || undefined);
   const embedded = given === undefined ? embeddedManifest() : undefined;
-  if (embedded) {
-    if (loadedManifests.has(EMBEDDED_MANIFEST)) return loadedManifests.get(EMBEDDED_MANIFEST);
-    const ok = isManifest(embedded) && embedded.format === FORMAT;
-    const result = ok ? { file: EMBEDDED_MANIFEST, schemas: new Map(Object.entries(embedded.schemas)), extensions: embedded.extensions ?? {} } : undefined;
-    loadedManifests.set(EMBEDDED_MANIFEST, result);
-    if (!ok) warn(staleWarning(EMBEDDED_MANIFEST, `it is not a TypeMCP schema manifest of format ${FORMAT}`));
-    return result;
-  }
   const argv1 = process.argv[1];
-  if (given === undefined && !argv1) return undefined;
-  const file = given === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(given);
-  if (loadedManifests.has(file)) return loadedManifests.get(file);
-  let result: LoadedManifest | undefined;
+  if (!embedded && given === undefined && !argv1) return undefined;
+  const file = embedded ? EMBEDDED_MANIFEST : given === undefined ? path.join(path.dirname(resolveEntry(argv1!)), MANIFEST_FILE) : path.resolve(given);
+  let loaded = loadedManifests.get(file);
+  if (!loaded) {
+    loaded = embedded ? embeddedVerdict(embedded) : fileVerdict(file, given !== undefined);
+    loadedManifests.set(file, loaded);
+  }
+  // A caller without `warn` (loadConfig, before any server) leaves the warning to the next one.
+  if (loaded.unsaid && warn) {
+    warn(loaded.unsaid);
+    loaded.unsaid = undefined;
+  }
+  return loaded.manifest;
+}
+
+/** The embedded manifest, used as it is (built from this very code) when it has the format. */
+function embeddedVerdict(embedded: SchemaManifestFile): { manifest: LoadedManifest | undefined; unsaid?: DefinitionWarning } {
+  if (isManifest(embedded) && embedded.format === FORMAT) {
+    return { manifest: { file: EMBEDDED_MANIFEST, schemas: new Map(Object.entries(embedded.schemas)), extensions: embedded.extensions ?? {} } };
+  }
+  return { manifest: undefined, unsaid: staleWarning(EMBEDDED_MANIFEST, `it is not a TypeMCP schema manifest of format ${FORMAT}`) };
+}
+
+/** The manifest in `file`, verified against this code (`expected`: a path given, not the default one). */
+function fileVerdict(file: string, expected: boolean): { manifest: LoadedManifest | undefined; unsaid?: DefinitionWarning } {
   let why: string | undefined;
   if (!existsSync(file)) {
     // Beside the entry it is optional; a path given (option or environment) is expected to be there.
-    if (given !== undefined) why = 'the file does not exist';
+    if (expected) why = 'the file does not exist';
   } else {
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
@@ -370,16 +386,14 @@ export function loadSchemaManifest(option: string | false | undefined, warn: (wa
       else {
         why = staleness(parsed, file);
         if (!why) {
-          result = { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} };
           // Built with it: its validators, loaded when a DTO is first checked.
           offerValidatorsFile(path.join(path.dirname(file), VALIDATORS_FILE));
+          return { manifest: { file, schemas: new Map(Object.entries(parsed.schemas)), extensions: parsed.extensions ?? {} } };
         }
       }
     } catch (error) {
       why = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
     }
   }
-  loadedManifests.set(file, result);
-  if (why) warn(staleWarning(file, why));
-  return result;
+  return { manifest: undefined, ...(why ? { unsaid: staleWarning(file, why) } : {}) };
 }

@@ -76,11 +76,13 @@ const outcome = <T>(value: T, errors: ValidationError[]): DtoResult<T> => (error
 
 /** class-validator on a DTO instance, for what its schema could not say (loadConfig's flat path runs it too). */
 export function refine<T>(value: T): DtoResult<T> | Promise<DtoResult<T>> {
-  if (asyncConstraintsRegistered())
-    return classValidator()
-      .validate(value as object, VALIDATOR_OPTIONS)
-      .then((errors) => outcome(value, errors));
-  return outcome(value, classValidator().validateSync(value as object, VALIDATOR_OPTIONS));
+  // What class-validator's validate() and validateSync() call, without its index's own functions
+  // (which would load it whole: lazy-class-validator.ts); its container is still the one
+  // useContainer() sets.
+  const { getFromContainer, Validator } = classValidator();
+  const validator = getFromContainer(Validator);
+  if (asyncConstraintsRegistered()) return validator.validate(value as object, VALIDATOR_OPTIONS).then((errors) => outcome(value, errors));
+  return outcome(value, validator.validateSync(value as object, VALIDATOR_OPTIONS));
 }
 
 /** Checks DTO inputs and outputs for one server (one schema factory, one set of options). */
@@ -203,6 +205,16 @@ export class DtoValidator {
         return false;
     }
   }
+}
+
+/**
+ * `plainToInstance(dto, plain, TRANSFORM_OPTIONS)`, built without class-transformer's main entry
+ * when every field is a JSON scalar it would copy as it is (see `Plan.scalars`): loadConfig's
+ * flat path, at start-up.
+ */
+export function instanceOf<T>(dto: ClassType<T>, plain: object, properties: readonly string[]): T {
+  const scalars = copiedScalars(dto, properties);
+  return (scalars && scalarInstance(dto, plain, scalars)) ?? (classTransformer().plainToInstance(dto, plain, TRANSFORM_OPTIONS) as T);
 }
 
 /** class-transformer's `TransformationType.PLAIN_TO_CLASS`. */
