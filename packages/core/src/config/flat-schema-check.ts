@@ -149,3 +149,22 @@ export function flatSchemaErrors(schema: Schema, data: Record<string, unknown>):
   }
   return errors;
 }
+
+/**
+ * `flatSchemaErrors` in the shape of an Ajv validate function (true or false, `errors` set by a
+ * failed call), or undefined when `schema` is not flat. Data that is not an object fails the
+ * root's `type`, as with Ajv.
+ */
+export function flatValidator(schema: Schema): (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined {
+  if (!isFlatSchema(schema)) return undefined;
+  const validate = (data: unknown): boolean => {
+    const object = typeof data === 'object' && data !== null && !Array.isArray(data);
+    const errors = object
+      ? flatSchemaErrors(schema, data as Record<string, unknown>)!
+      : [{ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, data, schema: 'object', parentSchema: schema } as ErrorObject];
+    validate.errors = errors.length > 0 ? errors : null;
+    return errors.length === 0;
+  };
+  validate.errors = null as ErrorObject[] | null;
+  return validate;
+}

@@ -170,7 +170,7 @@ export class Context {
     const answer = await this.request.elicit<{ action: string; content?: JsonObject }>({ mode: 'form', message, requestedSchema }, options);
     if (answer.action !== 'accept') return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     if (!dto) return { action: 'accept', content: (answer.content ?? {}) as T };
-    const checked = await this.validator.input(dto, answer.content ?? {});
+    const checked = await this.validator.answer(dto, answer.content ?? {});
     if (!checked.ok) throw new ToolError(`The answer to "${message}" is invalid: ${checked.problems.join('; ')}`);
     return { action: 'accept', content: checked.value };
   }

@@ -339,10 +339,10 @@ function staleWarning(file: string, why: string): DefinitionWarning {
 /**
  * The manifest start-up uses, verified, or undefined: `option` false, `TYPEMCP_MANIFEST=off`, a
  * build in progress, no file, or a file that does not match this code (reported once, through
- * the first `warn` given). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to the working
- * directory), else the one a bundle embeds ({@link embeddedManifest}: built from the very code of
- * the bundle, so it is not verified against files), else `typemcp.manifest.json` beside the entry
- * script (`process.argv[1]`).
+ * the first `warn` given). The file: `option`, else `TYPEMCP_MANIFEST=<file>` (paths relative to
+ * the working directory), else the one a bundle embeds ({@link embeddedManifest}: built from the
+ * very code of the bundle, so it is not verified against files), else `typemcp.manifest.json`
+ * beside the entry script (`process.argv[1]`).
  */
 export function loadSchemaManifest(option: string | false | undefined, warn?: (warning: DefinitionWarning) => void): LoadedManifest | undefined {
   const env = process.env.TYPEMCP_MANIFEST;

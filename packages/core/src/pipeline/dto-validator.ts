@@ -19,6 +19,7 @@ import { classTransformerStorage } from '../schema/class-transformer-storage.js'
 import { validationMetadataOf, type ValidationMeta } from '../schema/dto-properties.reader.js';
 import type { DtoSchemaFactory } from '../schema/index.js';
 import { asyncConstraintsRegistered, convertStrings } from './argument-pipeline.js';
+import { flatValidator } from '../config/flat-schema-check.js';
 import { nonFiniteProblems, openToNonFinite } from './finite-numbers.js';
 import { newAjv } from './ajv-instance.js';
 import { CodeGenerationError, precompiledValidator } from './precompiled-validators.js';
@@ -48,7 +49,8 @@ const EXACT_RULES = new Set([
 ]);
 
 interface Plan {
-  check: ValidateFunction;
+  /** Ajv's validate function, or one of its shape (flat-schema-check.ts). */
+  check: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
   /** The schema states every constraint: class-validator would add nothing. */
   exact: boolean;
   /** Inputs only: the schema leaves a position open to any value, where Ajv cannot refuse Infinity (see finite-numbers.ts). */
@@ -91,6 +93,7 @@ export class DtoValidator {
   private outputAjv?: Ajv2020;
   private readonly inputs = new Map<ClassType, Plan>();
   private readonly outputs = new Map<ClassType, Plan>();
+  private readonly answers = new Map<ClassType, Plan>();
   private readonly exactness = new Map<ClassType, boolean>();
 
   /** `schemas`: a DtoSchemaFactory, or a server's schema source (the manifest's schemas, else the factory's). */
@@ -103,8 +106,22 @@ export class DtoValidator {
    * asynchronous constraint.
    */
   input<T>(dto: ClassType<T>, plain: unknown, convert = false): DtoResult<T> | Promise<DtoResult<T>> {
-    const data = (convert ? convertStrings(dto, plain) : plain) ?? {};
-    const plan = this.plan(dto, 'input');
+    return this.instance(dto, (convert ? convertStrings(dto, plain) : plain) ?? {}, this.plan(dto, 'input'));
+  }
+
+  /**
+   * An accepted elicitation answer (`ctx.elicit(Dto)`) as a validated instance of `dto`, checked
+   * as {@link input} checks arguments, except that a flat schema (the form's properties are
+   * primitives: the specification's rule for forms) is checked without compiling it, with Ajv's
+   * very errors (flat-schema-check.ts). `typemcp build` never sees these DTOs, so no precompiled
+   * validator is there for them; this way they are still checked where code generation is
+   * forbidden (workerd), and the first answer loads no Ajv.
+   */
+  answer<T>(dto: ClassType<T>, plain: unknown): DtoResult<T> | Promise<DtoResult<T>> {
+    return this.instance(dto, plain ?? {}, this.plan(dto, 'answer'));
+  }
+
+  private instance<T>(dto: ClassType<T>, data: unknown, plan: Plan): DtoResult<T> | Promise<DtoResult<T>> {
     if (!plan.check(data)) {
       const problems = schemaProblems(plan.check.errors as ErrorObject[]);
       return { ok: false, problems: plan.open ? [...new Set([...problems, ...nonFiniteProblems(data)])] : problems };
@@ -136,13 +153,17 @@ export class DtoValidator {
     return isThenable(checked) ? checked.then(settle) : settle(checked);
   }
 
-  private plan(dto: ClassType, direction: 'input' | 'output'): Plan {
-    const plans = direction === 'input' ? this.inputs : this.outputs;
+  private plan(dto: ClassType, use: 'input' | 'output' | 'answer'): Plan {
+    const plans = use === 'input' ? this.inputs : use === 'output' ? this.outputs : this.answers;
+    const direction = use === 'output' ? 'output' : 'input';
     let plan = plans.get(dto);
     if (!plan) {
       const schema = this.schemas.forClass(dto);
-      // The validator `typemcp build` compiled from this very schema, else Ajv compiles one now.
-      const check = precompiledValidator(direction, schema) ?? this.compile(dto, direction, schema);
+      // The validator `typemcp build` compiled from this very schema (an answer's: a flat check), else Ajv compiles one now.
+      const check =
+        precompiledValidator(direction, schema) ??
+        (use === 'answer' ? flatValidator(schema as Record<string, unknown>) : undefined) ??
+        this.compile(dto, direction, schema);
       // With undeclared fields stripped rather than refused, class-validator's whitelist strips them.
       plan = { check, exact: this.schemas.unknownFields === 'reject' && this.isExact(dto) };
       if (direction === 'input') {

@@ -53,7 +53,7 @@ export class CodeGenerationError extends Error {
     super(
       `The ${direction} schema of ${dto.name} has no precompiled validator, and this runtime forbids compiling one (code generation from strings is disallowed): ` +
         'build with `typemcp build` (its typemcp.validators.cjs, embedded by --bundle), or give that module to usePrecompiledValidators(); ' +
-        'DTOs the build never checks (ctx.elicit answers) cannot be checked here',
+        'a ctx.elicit answer (a DTO the build never checks) can be checked here only when its schema is flat (primitive fields, no format)',
       { cause },
     );
   }
