@@ -4,8 +4,8 @@
  * adapter must carry over from serveHttp (resumable SSE with Last-Event-ID, the body timeout,
  * bearer authentication, rate limits by the runtime-given address, options it refuses), and
  * the two ways it reads a body (whole with a Content-Length within the cap, streamed otherwise)
- * with the size cap and a client leaving. The
- * SDK-client and conformance runs on Node, Bun, Deno and workerd are in apps/everything/test/fetch-*.
+ * with the size cap and a client leaving (2026-07-28: its call is cancelled; 2025: its streams
+ * are released, its call goes on, replayed with Last-Event-ID). The SDK-client and conformance runs on Node, Bun, Deno and workerd are in apps/everything/test/fetch-*.
  */
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,6 +62,56 @@ it('resumes a request stream the server closed mid-call, on GET with Last-Event-
   expect(replay[0].id).toBe(events[0].id!.replace(/:0$/, ':1'));
   expect((await fetch(s.url, { method: 'DELETE', headers: session(sessionId) })).status).toBe(200);
   expect(s.handler.sessionCount).toBe(0);
+});
+
+it('lets a 2025 client drop its streams: the standalone GET stream is released, a dropped call keeps running and is replayed on GET with Last-Event-ID', async () => {
+  const engine = buildEngine();
+  let finished = 0;
+  engine.registry.addTool({ name: 'steady', description: 'answers after a while', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+    ctx.progress(1, 2);
+    await new Promise((r) => setTimeout(r, 200));
+    finished++;
+    return text('steady done');
+  });
+  const s = await serveFetch({}, engine);
+  const { sessionId } = await initialize(s.url);
+  const sse = session(sessionId, { accept: 'text/event-stream' });
+  // The standalone stream: one at a time (409 for a second); dropped by the client, a new one opens.
+  const first = new AbortController();
+  const standalone = await fetch(s.url, { headers: sse, signal: first.signal });
+  expect(standalone.status).toBe(200);
+  await new SseReader(standalone).next();
+  expect((await fetch(s.url, { headers: sse })).status).toBe(409);
+  first.abort();
+  let reopened: Response | undefined;
+  for (let i = 0; i < 50 && reopened?.status !== 200; i++) {
+    await reopened?.body?.cancel();
+    if (i > 0) await new Promise((r) => setTimeout(r, 20));
+    reopened = await fetch(s.url, { headers: sse });
+  }
+  expect(reopened!.status).toBe(200);
+  await reopened!.body!.cancel();
+  // A call's stream, dropped after its first event: the call goes on (a 2025 disconnect is not a
+  // cancellation) and its answer waits in the event store for the client to resume.
+  const dropped = new AbortController();
+  const streamed = await fetch(s.url, {
+    method: 'POST',
+    headers: { ...JSON_AND_SSE, ...session(sessionId) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'steady', arguments: {}, _meta: { progressToken: 'p' } } }),
+    signal: dropped.signal,
+  });
+  expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+  const reader = new SseReader(streamed);
+  const events = [await reader.next()];
+  while (events.at(-1)?.data === '') events.push(await reader.next());
+  expect(JSON.parse(events.at(-1)!.data!)).toMatchObject({ method: 'notifications/progress' });
+  dropped.abort();
+  for (let i = 0; i < 50 && finished === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(finished).toBe(1);
+  const resumed = await fetch(s.url, { headers: { ...sse, 'last-event-id': events.at(-1)!.id! } });
+  expect(resumed.status).toBe(200);
+  expect(messagesOf(parseSse(await resumed.text()))).toEqual([{ jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'steady done' }] } }]);
+  expect((await fetch(s.url, { method: 'DELETE', headers: session(sessionId) })).status).toBe(200);
 });
 
 /**
