@@ -30,9 +30,12 @@ export function codeFileOf(launcher: string): string {
   return launcher.replace(/(\.[cm]?js)?$/, '.code.js');
 }
 
+/** What the code cache's file name adds to the code file's (beside it) or to the digest (in a folder of caches). */
+const CACHE_SUFFIX = '.cache';
+
 /** The code cache beside the bundle's code file. */
 export function codeCacheFileOf(codeFile: string): string {
-  return `${codeFile}.cache`;
+  return `${codeFile}${CACHE_SUFFIX}`;
 }
 
 /**
@@ -93,9 +96,8 @@ export function launcherSource(codeName: string, digest: string): string {
   const source = text.startsWith('#!') ? '//' + text.slice(2) : text; // its #! line, as Node's loader takes it
   const prefix = 'typemcp-code-cache 1 ' + digest + ' ' + process.version + ' ' + process.arch + ' ';
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  const besideFile = file + '.cache';
+  const suffix = ${JSON.stringify(CACHE_SUFFIX)};
   const chosen = setting && setting !== 'off' ? path.resolve(setting) : undefined;
-  const tmpDir = () => path.join(require('node:os').tmpdir(), 'typemcp-code-cache-' + (uid === undefined ? 'user' : uid));
   /** The cache data in \`candidate\` and its stage, or undefined. */
   const read = (candidate, mustOwn) => {
     let data;
@@ -111,9 +113,10 @@ export function launcherSource(codeName: string, digest: string): string {
     return { file: candidate, stage: data.toString('latin1', prefix.length, newline), data: data.subarray(newline + 1) };
   };
   // [file, folder to create (with its mode) before writing, read only when owned by this user]
+  const tmpDir = chosen ? undefined : path.join(require('node:os').tmpdir(), 'typemcp-code-cache-' + (uid === undefined ? 'user' : uid));
   const places = chosen
-    ? [[path.join(chosen, digest + '.cache'), [chosen, undefined], false]]
-    : [[besideFile, undefined, false], [path.join(tmpDir(), digest + '.cache'), [tmpDir(), 0o700], true]];
+    ? [[path.join(chosen, digest + suffix), [chosen, undefined], false]]
+    : [[file + suffix, undefined, false], [path.join(tmpDir, digest + suffix), [tmpDir, 0o700], true]];
   let found;
   if (!train) {
     for (const [candidate, , mustOwn] of places) {
