@@ -13,8 +13,8 @@
  *
  * Not installed (class-validator then loads whole, as without this): another class-validator
  * version than the table's, class-validator already loaded, a bundle (`typemcp build --bundle`
- * takes its ES modules and keeps only what is used), a module system without Node's CommonJS
- * cache, or `TYPEMCP_LAZY_CLASS_VALIDATOR=off`.
+ * takes its ES modules and keeps only what is used), another runtime than Node (Bun, Deno: their
+ * node:module is not Node's loader), or `TYPEMCP_LAZY_CLASS_VALIDATOR=off`.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -32,6 +32,7 @@ interface CommonJsModule {
 }
 interface CommonJsLoader {
   new (id: string, parent?: unknown): CommonJsModule;
+  prototype?: Partial<CommonJsModule>;
   _cache?: Record<string, CommonJsModule | undefined>;
   _nodeModulePaths?(from: string): string[];
   createRequire?(filename: string): NodeJS.Require;
@@ -61,7 +62,9 @@ export function installLazyClassValidator(): boolean {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the loader itself, not a module's exports
     Module = require('node:module') as CommonJsLoader;
-    if (!Module._cache || !Module._nodeModulePaths || !Module.createRequire) return false;
+    // Node's loader only: Bun's node:module has a `_cache`, but its modules cannot require(); Deno's is its own.
+    if (process.versions.bun || process.versions.deno || !Module._cache || !Module._nodeModulePaths || !Module.createRequire) return false;
+    if (typeof Module.prototype?.require !== 'function' || typeof Module.prototype.load !== 'function') return false;
     index = Module.createRequire(__filename).resolve('class-validator');
     if (Module._cache[index]) return false;
     const root = path.dirname(index);
