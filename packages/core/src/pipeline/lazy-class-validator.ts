@@ -57,15 +57,13 @@ function once(read: () => unknown): () => unknown {
  */
 export function installLazyClassValidator(): boolean {
   if (process.env.TYPEMCP_LAZY_CLASS_VALIDATOR === 'off' || embeddedManifest()) return false;
-  let Module: CommonJsLoader;
-  let index: string;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the loader itself, not a module's exports
-    Module = require('node:module') as CommonJsLoader;
+    const Module = require('node:module') as CommonJsLoader;
     // Node's loader only: Bun's node:module has a `_cache`, but its modules cannot require(); Deno's is its own.
     if (process.versions.bun || process.versions.deno || !Module._cache || !Module._nodeModulePaths || !Module.createRequire) return false;
     if (typeof Module.prototype?.require !== 'function' || typeof Module.prototype.load !== 'function') return false;
-    index = Module.createRequire(__filename).resolve('class-validator');
+    const index = Module.createRequire(__filename).resolve('class-validator');
     if (Module._cache[index]) return false;
     const root = path.dirname(index);
     const { version } = JSON.parse(readFileSync(path.join(root, '..', 'package.json'), 'utf8')) as { version?: unknown };
