@@ -107,9 +107,13 @@ describe('class-validator loads by parts once @typemcp/core is imported', () => 
       report.sync = { bad: names(validateSync(bad)), good: names(validateSync(good)) };
       report.async = names(await validate(bad));
       report.afterValidate = loaded();
+      // Assignable, as the real index's own functions are (a test double, say).
+      cv.validateSync = () => ['stubbed'];
+      report.stubbed = require('class-validator').validateSync(good);
     `);
     expect(report.sync).toEqual({ bad: ['email:isEmail', 'age:min'], good: [] });
     expect(report.async).toEqual(['email:isEmail', 'age:min']);
+    expect(report.stubbed).toEqual(['stubbed']);
     expect((report.beforeValidate as { libphonenumber: number }).libphonenumber).toBe(0);
     // validate() and validateSync() are the real index's: reading one loaded it, whole.
     expect((report.afterValidate as { libphonenumber: number }).libphonenumber).toBeGreaterThan(10);

@@ -38,7 +38,21 @@ interface CommonJsLoader {
   createRequire?(filename: string): NodeJS.Require;
 }
 
-/** A getter that reads `read()` once, then keeps its value. */
+/**
+ * `target[name]` as a getter of `read()`, read once. Assignable, as the real index's own functions
+ * are (a test double replaces `validate`, say): an assignment makes it a plain value.
+ */
+function lazyProperty(target: Record<string, unknown>, name: string, read: () => unknown): void {
+  const get = once(read);
+  Object.defineProperty(target, name, {
+    enumerable: true,
+    configurable: true,
+    get,
+    set: (value: unknown) => Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true }),
+  });
+}
+
+/** A function that calls `read()` once, then returns its value. */
 function once(read: () => unknown): () => unknown {
   let done = false;
   let value: unknown;
@@ -75,7 +89,7 @@ export function installLazyClassValidator(): boolean {
     const exports = lazy.exports;
     Object.defineProperty(exports, '__esModule', { value: true });
     for (const [file, names] of Object.entries(CLASS_VALIDATOR_MODULES)) {
-      for (const name of names) Object.defineProperty(exports, name, { enumerable: true, get: once(() => lazy.require(`./${file}`)[name]) });
+      for (const name of names) lazyProperty(exports, name, () => lazy.require(`./${file}`)[name]);
     }
     // The real index, for what only it defines: compiled once, its requires served by the cache.
     const whole = once(() => {
@@ -83,8 +97,7 @@ export function installLazyClassValidator(): boolean {
       real.load(index);
       return real.exports;
     });
-    for (const name of CLASS_VALIDATOR_OWN)
-      Object.defineProperty(exports, name, { enumerable: true, get: once(() => (whole() as Record<string, unknown>)[name]) });
+    for (const name of CLASS_VALIDATOR_OWN) lazyProperty(exports, name, () => (whole() as Record<string, unknown>)[name]);
     Module._cache[index] = lazy;
     return true;
   } catch {
