@@ -1,7 +1,8 @@
 /**
  * Start-up cost: `@typemcp/core` loads class-validator (by parts: lazy-class-validator.spec.ts)
- * and class-transformer's main entry when a DTO needs them, not when it is imported. Measured on the built package in a fresh process (jest's module registry would hide
- * it), with a real session answering `initialize` and a `tools/call`.
+ * and class-transformer's main entry when a DTO needs them, not when it is imported. Measured on
+ * the built package in a fresh process (jest's module registry would hide it), with a real
+ * session answering `initialize` and a `tools/call`.
  */
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
