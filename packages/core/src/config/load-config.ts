@@ -12,9 +12,8 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { ClassType } from '../metadata/metadata-args.interface.js';
 import { getMetadataStorage } from '../metadata/metadata-storage.js';
-import type { JsonObject } from '@typemcp/protocol';
-import type { SchemaSource } from '../manifest/schema-source.js';
-import { loadSchemaManifest, offerEntryValidators, recordingManifest, recordSchema, schemaKey } from '../manifest/schema-manifest.js';
+import { ManifestSchemas, type SchemaSource } from '../manifest/schema-source.js';
+import { loadSchemaManifest, offerEntryValidators, recordingManifest } from '../manifest/schema-manifest.js';
 import { DtoValidator, instanceOf, refine, type DtoResult } from '../pipeline/dto-validator.js';
 import { schemaProblems } from '../pipeline/problems.js';
 import { DtoSchemaFactory, type DtoSchema } from '../schema/index.js';
@@ -71,25 +70,25 @@ function withoutDefaults(schema: Schema): Schema {
 }
 
 /**
- * Where loadConfig's schema of `config` comes from: the schema manifest beside the entry when
- * `typemcp build` recorded it there (deriving one loads class-validator-jsonschema's converters,
- * which read the name of every class-validator decorator), else derived (and recorded when a
- * build runs). Without `default` keywords: a configuration's defaults are its initialisers,
+ * Where loadConfig's schema of `config` comes from, through a server's ManifestSchemas: the
+ * manifest beside the entry when `typemcp build` recorded it there (deriving one loads
+ * class-validator-jsonschema's converters, which read the name of every class-validator
+ * decorator), else derived (and recorded when a build runs). Without `default` keywords: a configuration's defaults are its initialisers,
  * evaluated where it runs (`process.env.NODE_ENV === 'production' ? 'json' : 'pretty'`), and
  * nothing reads them from the schema; so the recorded schema is the same whatever the build's
  * environment, and `typemcp build --check` agrees with it in any.
  */
 function configSchemas(config: ClassType): Pick<SchemaSource, 'forClass' | 'unknownFields'> {
   const factory = new DtoSchemaFactory();
-  const key = schemaKey(`loadConfig(${config.name})`, 'input', '');
-  const entry = loadSchemaManifest(undefined)?.schemas.get(key);
-  let schema: DtoSchema;
-  if (entry && entry.dto === config.name) schema = deepFreeze(entry.schema) as DtoSchema;
-  else {
-    schema = deepFreeze(withoutDefaults(factory.forClass(config) as Schema)) as DtoSchema;
-    if (recordingManifest()) recordSchema(key, config.name, schema as JsonObject);
-  }
-  return { unknownFields: factory.unknownFields, forClass: (dto) => (dto === config ? schema : factory.forClass(dto)) };
+  let own: DtoSchema | undefined;
+  const derived = {
+    unknownFields: factory.unknownFields,
+    forClass: (dto: ClassType) =>
+      dto === config ? (own ??= deepFreeze(withoutDefaults(factory.forClass(config) as Schema)) as DtoSchema) : factory.forClass(dto),
+  };
+  const schemas = new ManifestSchemas(derived, undefined, loadSchemaManifest(undefined), recordingManifest());
+  schemas.schemaOf(config, `loadConfig(${config.name})`, 'input');
+  return schemas;
 }
 
 /**

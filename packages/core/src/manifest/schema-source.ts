@@ -36,7 +36,7 @@ export class ManifestSchemas implements SchemaSource {
   private readonly options: string;
 
   constructor(
-    private readonly factory: DtoSchemaFactory,
+    private readonly factory: Pick<DtoSchemaFactory, 'forClass' | 'unknownFields'>,
     options: DtoSchemaOptions | undefined,
     private readonly manifest: LoadedManifest | undefined,
     private readonly record: boolean,
